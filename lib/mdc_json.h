@@ -1,0 +1,63 @@
+/* mdc_json.h - the one place json-c idioms live: strict parsing, typed
+ * getters that accept snake_case and lowerCamelCase field names alike
+ * (DESIGN C15: docs send snake_case, Google answers in lowerCamelCase),
+ * and key-case conversion that leaves user maps (labels, config, ...) alone.
+ *
+ * Internal canonical form of every resource is snake_case; the emulator
+ * converts to lowerCamelCase only when answering.
+ *
+ * Ownership: getters return borrowed references (never json_object_put
+ * them); functions named *_new / *_parse / *_normalize return a new
+ * reference the caller puts.
+ */
+#ifndef MDC_JSON_H
+#define MDC_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+#include "mdc_err.h"
+
+enum mdc_case { MDC_CASE_SNAKE, MDC_CASE_CAMEL };
+
+/* Strict parse of exactly one JSON value (trailing garbage rejected). */
+int mdc_json_parse(const char *text, size_t len, json_object **out, struct mdc_ctx *ctx);
+int mdc_json_parse_file(const char *path, json_object **out, struct mdc_ctx *ctx);
+
+/* "node_pool_ids" <-> "nodePoolIds".  Write into OUT (size OUTSZ). */
+void mdc_snake_to_camel(const char *in, char *out, size_t outsz);
+void mdc_camel_to_snake(const char *in, char *out, size_t outsz);
+
+/* Field lookup under either spelling (KEY may be given in either). */
+json_object *mdc_json_get(const json_object *obj, const char *key);
+/* Dotted path, each component in either spelling: "orchestrator_spec.slurm_spec.config". */
+json_object *mdc_json_get_path(const json_object *obj, const char *path);
+/* Typed getters: DEF when absent or of another type. */
+const char *mdc_json_get_str(const json_object *obj, const char *key, const char *def);
+int64_t mdc_json_get_int(const json_object *obj, const char *key, int64_t def);
+bool mdc_json_get_bool(const json_object *obj, const char *key, bool def);
+/* NULL unless present and of that type. */
+json_object *mdc_json_get_obj(const json_object *obj, const char *key);
+json_object *mdc_json_get_arr(const json_object *obj, const char *key);
+
+/* Set KEY (removing any other spelling of it first); steals VAL. */
+int mdc_json_set(json_object *obj, const char *key, json_object *val);
+/* Remove KEY under any spelling. */
+void mdc_json_del(json_object *obj, const char *key);
+/* Create the objects along PATH as needed and return the last (borrowed). */
+json_object *mdc_json_mkpath(json_object *obj, const char *path);
+
+/* Deep copy with field names converted to CASE_; the values of map fields
+ * (labels, config, parameter_values, annotations, ...) keep their keys. */
+json_object *mdc_json_normalize(const json_object *in, enum mdc_case case_);
+/* Deep copy (new reference), NULL on ENOMEM. */
+json_object *mdc_json_copy(const json_object *in);
+/* Deep equality, object key order ignored. */
+bool mdc_json_equal(const json_object *a, const json_object *b);
+
+/* Serialise: PRETTY = two-space indentation; slashes are not escaped.
+ * The string is owned by OBJ. */
+const char *mdc_json_str(const json_object *obj, bool pretty);
+
+#endif

@@ -1,0 +1,119 @@
+# tap.sh - sourced by every shell test (tests/sh/*.t).  Speaks TAP to the
+# automake driver; each test owns a temporary directory (removed at exit
+# unless MDC_KEEP=1) and registers cleanup commands that run even on failure.
+#
+#   . "$top_srcdir/tests/lib/tap.sh"
+#   plan 3
+#   ok "description" command args...      # passes if the command exits 0
+#   is "$got" "$want" "description"
+#   like "$got" "regex" "description"
+#   skip_all "reason"                      # whole test skipped (counted as SKIP)
+#   at_exit 'command'                      # cleanup, run in reverse order
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+export top_srcdir top_builddir
+export PATH="$top_builddir:$top_srcdir/scripts:$PATH"
+export LC_ALL=C
+
+TAP_N=0
+TAP_FAILED=0
+TAP_PLANNED=
+TAP_EXIT_CMDS=()
+TEST_NAME=$(basename "$0" .t)
+TEST_DIR=$(mktemp -d "${TMPDIR:-/tmp}/mdc-$TEST_NAME.XXXXXX")
+export TEST_DIR
+
+at_exit() { TAP_EXIT_CMDS+=("$1"); }
+
+tap_cleanup() {
+	local rc=$? i
+	for ((i = ${#TAP_EXIT_CMDS[@]} - 1; i >= 0; i--)); do
+		eval "${TAP_EXIT_CMDS[$i]}" >/dev/null 2>&1 || true
+	done
+	if [ -n "$TAP_PLANNED" ] && [ "$TAP_PLANNED" != "$TAP_N" ]; then
+		echo "# planned $TAP_PLANNED tests but ran $TAP_N"
+		rc=1
+	fi
+	[ "$TAP_FAILED" -gt 0 ] && rc=1
+	if [ "${MDC_KEEP:-0}" = 1 ] || [ "$rc" != 0 ]; then
+		echo "# test directory kept: $TEST_DIR"
+	else
+		rm -rf "$TEST_DIR"
+	fi
+	exit "$rc"
+}
+trap tap_cleanup EXIT
+trap 'exit 130' INT TERM
+
+plan() { TAP_PLANNED=$1; echo "1..$1"; }
+# done_testing: for tests whose count depends on the data
+done_testing() { TAP_PLANNED=$TAP_N; echo "1..$TAP_N"; }
+
+diag() { printf '%s\n' "$@" | sed 's/^/# /'; }
+
+pass() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1"; }
+fail() {
+	TAP_N=$((TAP_N + 1)); TAP_FAILED=$((TAP_FAILED + 1))
+	echo "not ok $TAP_N - $1"
+	shift
+	[ $# -gt 0 ] && diag "$@"
+	# a failure shows the daemons' logs: tests register them with show_on_fail
+	local f
+	for f in "${TAP_FAIL_LOGS[@]-}"; do
+		[ -n "$f" ] && [ -r "$f" ] && { diag "--- tail of $f"; tail -n 30 "$f" | sed 's/^/# /'; }
+	done
+	return 0
+}
+TAP_FAIL_LOGS=()
+show_on_fail() { TAP_FAIL_LOGS+=("$@"); }
+
+skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP ${2:-}"; }
+skip_all() { echo "1..0 # SKIP $1"; TAP_PLANNED=; exit 0; }
+
+# ok DESCRIPTION CMD...: the command must exit 0 (its output goes to the log)
+ok() {
+	local desc=$1 out rc; shift
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" = 0 ]; then pass "$desc"; else fail "$desc" "command: $*" "exit: $rc" "$out"; fi
+}
+# nok DESCRIPTION CMD...: the command must exit non-zero
+nok() {
+	local desc=$1 out rc; shift
+	out=$("$@" 2>&1); rc=$?
+	if [ "$rc" != 0 ]; then pass "$desc"; else fail "$desc" "command succeeded: $*" "$out"; fi
+}
+is() {
+	if [ "$1" = "$2" ]; then pass "$3"; else fail "$3" "got:      '$1'" "expected: '$2'"; fi
+}
+isnt() {
+	if [ "$1" != "$2" ]; then pass "$3"; else fail "$3" "got the unexpected: '$1'"; fi
+}
+like() {
+	if printf '%s' "$1" | grep -Eq -- "$2"; then pass "$3"; else fail "$3" "got:      '$1'" "expected to match: /$2/"; fi
+}
+unlike() {
+	if ! printf '%s' "$1" | grep -Eq -- "$2"; then pass "$3"; else fail "$3" "got:      '$1'" "expected not to match: /$2/"; fi
+}
+# files_eq DESCRIPTION GOT_FILE WANT_FILE: shows a diff on mismatch
+files_eq() {
+	local d
+	if d=$(diff -u "$3" "$2" 2>&1); then pass "$1"; else fail "$1" "$d"; fi
+}
+
+# free_port: an unused TCP port on 127.0.0.1 (the kernel picks it)
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
+		echo $((20000 + RANDOM % 20000))
+}
+
+# wait_until SECONDS CMD...: poll every 0.1 s
+wait_until() {
+	local t=$1 i; shift
+	for ((i = 0; i < t * 10; i++)); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+	return 1
+}
+
+# need_root: Slurm labs need root (munge, slurmd)
+need_root() { [ "$(id -u)" = 0 ] || skip_all "needs root"; }

@@ -1,0 +1,275 @@
+/* test_core.c - unit tests for the base modules: errors, buffers, strings,
+ * JSON helpers, intent. */
+#include "config.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "mdc_buf.h"
+#include "mdc_err.h"
+#include "mdc_intent.h"
+#include "mdc_json.h"
+#include "mdc_log.h"
+#include "mdc_str.h"
+
+static void test_err_first_wins(void **state)
+{
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_fail(&ctx, MDC_ERR_INVAL, "bad key '%s'", "Foo"), MDC_ERR_INVAL);
+	mdc_fail(&ctx, MDC_ERR_IO, "second");
+	assert_int_equal(ctx.err, MDC_ERR_INVAL);
+	assert_string_equal(ctx.msg, "bad key 'Foo'");
+	mdc_ctx_prefix(&ctx, "file %s", "x.conf");
+	assert_string_equal(ctx.msg, "file x.conf: bad key 'Foo'");
+	assert_string_equal(mdc_strerror(MDC_ERR_REFUSED), "refused before sending");
+	assert_string_equal(mdc_strerror((enum mdc_err) 999), "unknown error");
+	assert_int_equal(mdc_exit_code(MDC_OK), 0);
+	assert_int_equal(mdc_exit_code(MDC_ERR_USAGE), 2);
+	assert_int_not_equal(mdc_exit_code(MDC_ERR_API), mdc_exit_code(MDC_ERR_OPFAILED));
+	/* NULL context is allowed and still returns the code */
+	assert_int_equal(mdc_fail(NULL, MDC_ERR_NOMEM, "x"), MDC_ERR_NOMEM);
+}
+
+static void test_buf(void **state)
+{
+	struct mdc_buf b = MDC_BUF_INIT;
+	char *s;
+
+	(void) state;
+	assert_string_equal(mdc_buf_str(&b), "");
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(mdc_buf_addf(&b, "%d,", i), 0);
+	assert_true(b.len > 3000);
+	assert_true(strncmp(b.s, "0,1,2,", 6) == 0);
+	assert_int_equal(b.s[b.len], '\0');
+	mdc_buf_reset(&b);
+	assert_int_equal(b.len, 0);
+	mdc_buf_adds(&b, "ab");
+	mdc_buf_addc(&b, 'c');
+	mdc_buf_add(&b, "dxx", 1);
+	s = mdc_buf_release(&b);
+	assert_string_equal(s, "abcd");
+	assert_null(b.s);
+	free(s);
+	mdc_buf_free(&b);
+}
+
+static void test_key_eq(void **state)
+{
+	(void) state;
+	assert_true(mdc_key_eq("PriorityWeightAge", "priority_weight_age"));
+	assert_true(mdc_key_eq("PRIORITYWEIGHTAGE", "PriorityWeightAge"));
+	assert_true(mdc_key_eq("Max_Time", "maxtime"));
+	assert_false(mdc_key_eq("MaxTime", "MaxTim"));	/* no abbreviations */
+	assert_false(mdc_key_eq("MaxTime", "MaxTimes"));
+	assert_false(mdc_key_eq(NULL, "x"));
+	assert_true(mdc_key_eq(NULL, NULL));
+	assert_true(mdc_has_ctrl("a\nb"));
+	assert_true(mdc_has_ctrl("a\tb"));
+	assert_false(mdc_has_ctrl("bf_continue,bf_window=1440"));
+}
+
+static void test_strv(void **state)
+{
+	struct mdc_strv sv = MDC_STRV_INIT;
+	char *j;
+
+	(void) state;
+	assert_int_equal(mdc_strv_split(&sv, " b, a ,,c ", ","), 0);
+	assert_int_equal(sv.n, 3);
+	assert_string_equal(sv.v[0], "b");
+	assert_null(sv.v[3]);
+	mdc_strv_sort(&sv);
+	j = mdc_strv_join(&sv, ",");
+	assert_string_equal(j, "a,b,c");
+	free(j);
+	assert_true(mdc_strv_has(&sv, "c"));
+	assert_false(mdc_strv_has(&sv, "d"));
+	mdc_strv_pushf(&sv, "n=%d", 5);
+	assert_string_equal(sv.v[3], "n=5");
+	mdc_strv_free(&sv);
+	assert_int_equal(sv.n, 0);
+}
+
+static void test_path_and_files(void **state)
+{
+	char dir[] = "/tmp/mdc-test-XXXXXX", *p, *data;
+	struct mdc_ctx ctx;
+	size_t len;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	p = mdc_path_join("/etc/slurm", "nodes.conf");
+	assert_string_equal(p, "/etc/slurm/nodes.conf");
+	free(p);
+	p = mdc_path_join("/etc/slurm/", "/abs.conf");
+	assert_string_equal(p, "/abs.conf");
+	free(p);
+	p = mdc_path_dirname("/etc/slurm/slurm.conf");
+	assert_string_equal(p, "/etc/slurm");
+	free(p);
+	p = mdc_path_dirname("slurm.conf");
+	assert_string_equal(p, ".");
+	free(p);
+
+	assert_non_null(mkdtemp(dir));
+	p = mdc_path_join(dir, "f");
+	assert_int_equal(mdc_write_file_atomic(p, "hello\n", 6, 0600, &ctx), 0);
+	assert_int_equal(mdc_read_file(p, &data, &len, &ctx), 0);
+	assert_int_equal(len, 6);
+	assert_string_equal(data, "hello\n");
+	free(data);
+	unlink(p);
+	assert_int_equal(mdc_read_file(p, &data, &len, &ctx), MDC_ERR_IO);
+	assert_non_null(strstr(ctx.msg, "cannot open"));
+	free(p);
+	rmdir(dir);
+}
+
+static void test_json_parse_strict(void **state)
+{
+	struct mdc_ctx ctx;
+	json_object *o = NULL;
+	const char *good = "{\"a\": 1}  \n";
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_json_parse(good, strlen(good), &o, &ctx), 0);
+	json_object_put(o);
+	assert_int_equal(mdc_json_parse("{\"a\":1} x", 9, &o, &ctx), MDC_ERR_PARSE);
+	assert_null(o);
+	assert_non_null(strstr(ctx.msg, "offset 8"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_json_parse("{\"a\":", 5, &o, &ctx), MDC_ERR_PARSE);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_json_parse("{'a':1}", 7, &o, &ctx), MDC_ERR_PARSE);
+}
+
+static void test_json_case(void **state)
+{
+	struct mdc_ctx ctx;
+	json_object *o, *n, *m;
+	char out[64];
+	const char *txt =
+		"{\"orchestratorSpec\":{\"slurm_spec\":{\"defaultPartitionId\":\"cpu\","
+		"\"config\":{\"Priority_Weight_Age\":\"1000\"},"
+		"\"partitions\":[{\"id\":\"cpu\",\"nodePoolIds\":[\"a\"]}]}},"
+		"\"labels\":{\"team_name\":\"x\"},\"node_pools\":[{\"machineSpec\":{\"machine_type\":\"n2\"}}]}";
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	mdc_snake_to_camel("node_pool_ids", out, sizeof(out));
+	assert_string_equal(out, "nodePoolIds");
+	mdc_camel_to_snake("nodePoolIds", out, sizeof(out));
+	assert_string_equal(out, "node_pool_ids");
+
+	assert_int_equal(mdc_json_parse(txt, strlen(txt), &o, &ctx), 0);
+	assert_string_equal(mdc_json_get_str(mdc_json_get_path(o, "orchestrator_spec.slurmSpec"),
+					     "default_partition_id", ""), "cpu");
+	n = mdc_json_normalize(o, MDC_CASE_SNAKE);
+	assert_non_null(mdc_json_get_path(n, "orchestrator_spec.slurm_spec.partitions"));
+	/* map keys are data: never converted */
+	m = mdc_json_get_path(n, "orchestrator_spec.slurm_spec.config");
+	assert_non_null(json_object_object_get(m, "Priority_Weight_Age"));
+	assert_non_null(json_object_object_get(mdc_json_get(n, "labels"), "team_name"));
+	assert_string_equal(mdc_json_str(n, false),
+		"{\"orchestrator_spec\":{\"slurm_spec\":{\"default_partition_id\":\"cpu\","
+		"\"config\":{\"Priority_Weight_Age\":\"1000\"},"
+		"\"partitions\":[{\"id\":\"cpu\",\"node_pool_ids\":[\"a\"]}]}},"
+		"\"labels\":{\"team_name\":\"x\"},\"node_pools\":[{\"machine_spec\":{\"machine_type\":\"n2\"}}]}");
+	json_object_put(n);
+	n = mdc_json_normalize(o, MDC_CASE_CAMEL);
+	assert_non_null(json_object_object_get(n, "nodePools"));
+	assert_non_null(json_object_object_get(mdc_json_get(n, "labels"), "team_name"));
+	json_object_put(n);
+	json_object_put(o);
+}
+
+static void test_json_set_and_get(void **state)
+{
+	json_object *o = json_object_new_object(), *cfg;
+
+	(void) state;
+	json_object_object_add(o, "nodePools", json_object_new_array());
+	mdc_json_set(o, "node_pools", json_object_new_int(3));
+	/* the camelCase spelling was replaced, not duplicated */
+	assert_int_equal(json_object_object_length(o), 1);
+	assert_int_equal(mdc_json_get_int(o, "nodePools", -1), 3);
+	json_object_object_add(o, "n64", json_object_new_string("12345678901"));
+	assert_int_equal(mdc_json_get_int(o, "n64", -1), 12345678901LL);
+	assert_int_equal(mdc_json_get_int(o, "absent", -7), -7);
+	assert_true(mdc_json_get_bool(o, "absent", true));
+	cfg = mdc_json_mkpath(o, "orchestrator_spec.slurm_spec.config");
+	assert_non_null(cfg);
+	json_object_object_add(cfg, "MaxJobCount", json_object_new_string("5"));
+	assert_string_equal(mdc_json_get_str(mdc_json_get_path(o, "orchestratorSpec.slurmSpec.config"),
+					     "MaxJobCount", ""), "5");
+	mdc_json_del(o, "nodePools");
+	assert_null(mdc_json_get(o, "node_pools"));
+	json_object_put(o);
+}
+
+static void test_intent(void **state)
+{
+	struct mdc_intent in = MDC_INTENT_INIT;
+	struct mdc_op *op;
+
+	(void) state;
+	op = mdc_intent_add(&in, MDC_OP_PART_SET, "long", "MaxTime", "120");
+	assert_non_null(op);
+	op->where = strdup("slurm.conf:12");
+	op = mdc_intent_add(&in, MDC_OP_PART_CREATE, "gpu", NULL, NULL);
+	mdc_strv_push(&op->list, "a3");
+	assert_int_equal(in.n, 2);
+	assert_string_equal(in.ops[0].value, "120");
+	assert_null(in.ops[1].key);
+	assert_string_equal(mdc_op_kind_name(MDC_OP_PART_DEFAULT), "partition-default");
+	assert_string_equal(mdc_op_kind_name(MDC_OP_KIND_MAX), "unknown");
+	mdc_intent_free(&in);
+	assert_int_equal(in.n, 0);
+}
+
+static char mdc_test_logged[256];
+static void mdc_test_sink(enum mdc_log_level level, const char *msg, void *arg)
+{
+	(void) arg;
+	snprintf(mdc_test_logged, sizeof(mdc_test_logged), "%d:%s", (int) level, msg);
+}
+
+static void test_log_sink(void **state)
+{
+	(void) state;
+	mdc_log_set_sink(mdc_test_sink, NULL);
+	mdc_log_set_level(MDC_LOG_INFO);
+	mdc_debug("hidden");
+	assert_string_equal(mdc_test_logged, "");
+	mdc_warn("key '%s' ignored", "ClusterName");
+	assert_string_equal(mdc_test_logged, "1:key 'ClusterName' ignored");
+	mdc_log_set_sink(NULL, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_err_first_wins),
+		cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_key_eq),
+		cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_path_and_files),
+		cmocka_unit_test(test_json_parse_strict),
+		cmocka_unit_test(test_json_case),
+		cmocka_unit_test(test_json_set_and_get),
+		cmocka_unit_test(test_intent),
+		cmocka_unit_test(test_log_sink),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
