@@ -1,0 +1,80 @@
+/* mdc_rules.h - the managed API contract (DESIGN section 3, C1-C13) as pure
+ * functions.  The emulator calls them to enforce the rules; the client
+ * (plan engine) calls the same functions to refuse bad requests before
+ * sending anything.  So the contract is written once.  (owner: emulator)
+ *
+ * Resources are json-c objects in either field spelling; results are in
+ * snake_case.  Nothing here does I/O.
+ */
+#ifndef MDC_RULES_H
+#define MDC_RULES_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+#include "mdc_err.h"
+#include "mdc_str.h"
+
+enum mdc_update_mode {
+	MDC_MODE_UNSPECIFIED,		/* = USER_AND_SERVICE */
+	MDC_MODE_USER_ONLY,
+	MDC_MODE_USER_AND_SERVICE,
+};
+
+/* "USER_ONLY" -> MDC_MODE_USER_ONLY; NULL/"" -> UNSPECIFIED; -1 if unknown. */
+int mdc_mode_parse(const char *s);
+const char *mdc_mode_name(enum mdc_update_mode mode);
+
+/* C1: canonical snake_case spelling of a mask path given in either
+ * spelling ("orchestratorSpec.slurmSpec.config"), or NULL if the path is
+ * not allowed. */
+const char *mdc_rules_mask_path(const char *path);
+/* Split a comma-separated updateMask into canonical paths; the first
+ * unknown path is an MDC_ERR_INVAL naming it and listing the allowed ones. */
+int mdc_rules_parse_mask(const char *mask, struct mdc_strv *paths, struct mdc_ctx *ctx);
+
+/* C7/C10: check one Slurm settings map (config, a partition's config or a
+ * node set's config) for SCOPE (enum sc_scope bit): unknown keys, refused
+ * keys (the error names the key and what to use instead), service-managed
+ * keys, control characters in values, two keys that are the same key
+ * modulo case/underscores.  WHERE prefixes messages ("partition 'gpu'"). */
+int mdc_rules_check_config_map(const json_object *map, unsigned scope,
+			       const char *where, struct mdc_ctx *ctx);
+
+/* Cluster id rule (^[a-z][a-z0-9]{0,9}$). */
+bool mdc_rules_cluster_id_ok(const char *id);
+
+/* Default image the service resolves for a machine type (C11).  The
+ * caller supplies the current table (machine_type -> image) as a JSON
+ * object; a type missing from it resolves to "<machine_type>-default". */
+struct mdc_images {
+	json_object *defaults;	/* borrowed: {"n2-standard-8": "img-v1", ...} */
+};
+
+struct mdc_patch_result {
+	json_object *cluster;		/* the new resource (new reference, snake_case) */
+	struct mdc_strv recreated;	/* node pool ids whose image moved (C11) */
+	struct mdc_strv changed;	/* canonical mask paths whose value changed */
+	bool nodes_changed;		/* Slurm node set changed: restart, not reconfigure */
+};
+
+/* Apply a PATCH as the service does: C1 allowed paths, C2 named-but-absent
+ * = cleared, C3 no mask = whole-payload diff (omitted = cleared), C4 update
+ * modes, C5 full replacement of lists, C6 default partition rules, C7 map
+ * replacement and key checks, C9 config vs scheduling/accounting, C10
+ * refused keys and control characters, C11 image resolution and
+ * recreation.  MASK may be NULL (C3).  On success fills RES (free with
+ * mdc_patch_result_free); on a violation returns MDC_ERR_INVAL with the
+ * message the service would give, naming the field or key. */
+int mdc_rules_apply_patch(const json_object *current, const json_object *payload,
+			  const struct mdc_strv *mask, enum mdc_update_mode mode,
+			  const struct mdc_images *images,
+			  struct mdc_patch_result *res, struct mdc_ctx *ctx);
+void mdc_patch_result_free(struct mdc_patch_result *res);
+
+/* Validate a whole resource for create (same key/field rules, plus the
+ * cluster id).  Fills the resolved node images into a new copy (OUT). */
+int mdc_rules_check_create(const char *cluster_id, const json_object *cluster,
+			   const struct mdc_images *images, json_object **out,
+			   struct mdc_ctx *ctx);
+
+#endif

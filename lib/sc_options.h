@@ -1,0 +1,66 @@
+/* sc_options.h - the Slurm option tables: every slurm.conf key Slurm 22.05
+ * to 25.05 knows, with its canonical spelling, where it may appear and how
+ * the managed service treats it.  (owner: slurm.conf engine)
+ *
+ * Lookup follows DESIGN C7: case-insensitive, underscores ignored, in full.
+ */
+#ifndef SC_OPTIONS_H
+#define SC_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Where a key may appear (bit set: some keys are valid in several). */
+enum sc_scope {
+	SC_SCOPE_CLUSTER   = 1 << 0,	/* a global slurm.conf line */
+	SC_SCOPE_PARTITION = 1 << 1,	/* on a PartitionName= line */
+	SC_SCOPE_NODE      = 1 << 2,	/* on a NodeName= line (node_sets config) */
+	SC_SCOPE_NODESET   = 1 << 3,	/* on a NodeSet= line */
+	SC_SCOPE_DOWNNODES = 1 << 4,
+	SC_SCOPE_FRONTEND  = 1 << 5,
+	SC_SCOPE_DBD       = 1 << 6,	/* slurmdbd.conf, never slurm.conf */
+};
+
+enum sc_opt_flag {
+	SC_OPT_MANAGED  = 1 << 0,	/* service-managed: never sent (ClusterName, paths, ports...) */
+	SC_OPT_REFUSED  = 1 << 1,	/* the API rejects it (C10): HealthCheck*, Prolog, Epilog... */
+	SC_OPT_RESTART  = 1 << 2,	/* needs a slurmctld restart, not a reconfigure */
+	SC_OPT_OBSOLETE = 1 << 3,	/* removed or renamed in 22.05..25.05 */
+	SC_OPT_MULTI    = 1 << 4,	/* may repeat (Include, SlurmctldHost...) */
+};
+
+/* Value types, for checking values before they are sent. */
+enum sc_type {
+	SC_T_STRING, SC_T_UINT16, SC_T_UINT32, SC_T_UINT64, SC_T_BOOL,	/* YES/NO */
+	SC_T_TIME,	/* Slurm time: minutes, MM:SS, HH:MM:SS, D-HH..., INFINITE/UNLIMITED */
+	SC_T_ENUM,	/* one of a fixed set (see sc_option.values) */
+	SC_T_LIST,	/* comma-separated */
+	SC_T_MEMORY,	/* MB with optional suffix */
+};
+
+struct sc_option {
+	const char *name;	/* canonical spelling: "PriorityWeightAge" */
+	unsigned scope;		/* enum sc_scope bits */
+	unsigned flags;		/* enum sc_opt_flag bits */
+	enum sc_type type;
+	const char *values;	/* SC_T_ENUM: "|"-separated allowed values, else NULL */
+	const char *why;	/* for MANAGED/REFUSED/OBSOLETE: the reason / what to use instead */
+};
+
+/* The option named KEY in any of SCOPE's bits (case and underscores
+ * ignored), or NULL.  The table is static: nothing to free. */
+const struct sc_option *sc_opt_find(const char *key, unsigned scope);
+
+/* The closest known key in SCOPE for a "did you mean" hint, or NULL. */
+const char *sc_opt_suggest(const char *key, unsigned scope);
+
+/* Check VALUE against OPT's type.  Returns true if acceptable; otherwise
+ * writes a short reason ("expected a time such as 120 or 2-00:00:00")
+ * into WHY (size WHYSZ). */
+bool sc_opt_check_value(const struct sc_option *opt, const char *value,
+			char *why, size_t whysz);
+
+/* Iterate: the Nth entry (0-based) or NULL past the end. */
+const struct sc_option *sc_opt_at(size_t n);
+
+#endif

@@ -1,0 +1,33 @@
+/* sc_render.h - spec -> slurm.conf text.  (owner: slurm.conf engine)
+ *
+ * The service-managed BASE is slurm.conf text holding what the service
+ * owns: the global lines (ClusterName, SlurmctldHost, ports, paths, auth,
+ * plugins), the NodeName hardware lines of each compute pool and one
+ * `NodeSet=<node_pool_id> Nodes=<nodes>` line per compute pool, which is
+ * how a pool maps to Slurm node names.  A compute pool named in the spec
+ * without a NodeSet in the base gets generated future nodes
+ * (`NodeName=<pool>-[0-N] State=FUTURE`, N from scaling_spec.max_node_count).
+ * The login pool (slurm_spec.login_node_pool_id) has no Slurm nodes.
+ *
+ * The rendered file is: the base's lines, then `config` (and the legacy
+ * `scheduling`/`accounting` fields, keys mapped through the option table),
+ * node_sets[].config appended to their pool's NodeName lines, and one
+ * PartitionName line per partition in spec order with Nodes=<its pools'
+ * NodeSet names>, Default=YES on default_partition_id, State=UP, and its
+ * config.  Keys are written in their canonical spelling, in a fixed order;
+ * values are quoted where Slurm needs it; control characters are refused.
+ */
+#ifndef SC_RENDER_H
+#define SC_RENDER_H
+
+#include <json-c/json.h>
+#include "mdc_buf.h"
+#include "mdc_err.h"
+
+/* Append the slurm.conf for SPEC (a ModelDevelopmentCluster, either field
+ * spelling) on top of BASE (may be NULL; BASE_NAME names it in messages)
+ * to OUT.  Returns 0 or an mdc_err with CTX filled. */
+int sc_render(const json_object *spec, const char *base, const char *base_name,
+	      struct mdc_buf *out, struct mdc_ctx *ctx);
+
+#endif
