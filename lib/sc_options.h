@@ -27,6 +27,7 @@ enum sc_opt_flag {
 	SC_OPT_RESTART  = 1 << 2,	/* needs a slurmctld restart, not a reconfigure */
 	SC_OPT_OBSOLETE = 1 << 3,	/* removed or renamed in 22.05..25.05 */
 	SC_OPT_MULTI    = 1 << 4,	/* may repeat (Include, SlurmctldHost...) */
+	SC_OPT_RECORD   = 1 << 5,	/* starts a record line (NodeName, PartitionName...): not a config key */
 };
 
 /* Value types, for checking values before they are sent. */
@@ -59,6 +60,11 @@ const char *sc_opt_suggest(const char *key, unsigned scope);
  * into WHY (size WHYSZ). */
 bool sc_opt_check_value(const struct sc_option *opt, const char *value,
 			char *why, size_t whysz);
+
+/* Slurm's boolean words (YES/NO/TRUE/FALSE/UP/DOWN/1/0, any case). */
+bool sc_opt_value_is_bool(const char *value);
+/* Slurm's time_str2mins forms: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, UNLIMITED. */
+bool sc_opt_value_is_time(const char *value);
 
 /* Iterate: the Nth entry (0-based) or NULL past the end. */
 const struct sc_option *sc_opt_at(size_t n);

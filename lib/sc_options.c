@@ -1,0 +1,609 @@
+/* sc_options.c - the Slurm option tables.  (owner: slurm.conf engine)
+ *
+ * Cluster keys: every key of Slurm 22.05's slurm_conf_options (checked by
+ * tests/unit/test_sc_options against the installed libslurmfull) plus the
+ * keys added up to 25.05.  Record keys follow read_config.c's per-record
+ * option lists.  slurmdbd.conf keys are listed only so they can be refused
+ * with a clear reason (DESIGN C10).
+ */
+#include "config.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "mdc_str.h"
+#include "sc_options.h"
+
+#define C  SC_SCOPE_CLUSTER
+#define P  SC_SCOPE_PARTITION
+#define N  SC_SCOPE_NODE
+#define NS SC_SCOPE_NODESET
+#define DN SC_SCOPE_DOWNNODES
+#define FE SC_SCOPE_FRONTEND
+#define DB SC_SCOPE_DBD
+#define M  SC_OPT_MANAGED
+#define R  SC_OPT_REFUSED
+#define X  SC_OPT_RESTART
+#define O  SC_OPT_OBSOLETE
+#define MU SC_OPT_MULTI
+#define RE SC_OPT_RECORD
+#define OPT(n, s, f, t, v, w) { n, s, f, t, v, w }
+
+#define HW "generated node hardware: service-managed"
+
+static const struct sc_option opts[] = {
+	/* Lines that start a record (read_config.c: S_P_ARRAY keys). */
+	OPT("NodeName", C | N, MU | RE, SC_T_STRING, NULL, NULL),
+	OPT("PartitionName", C | P, MU | RE, SC_T_STRING, NULL, NULL),
+	OPT("NodeSet", C | NS, MU | RE, SC_T_STRING, NULL, NULL),
+	OPT("DownNodes", C | DN, MU | RE, SC_T_STRING, NULL, NULL),
+	OPT("FrontendName", C | FE, MU | RE | M, SC_T_STRING, NULL, "front end nodes are service-managed"),
+	OPT("Include", C, MU, SC_T_STRING, NULL, NULL),
+
+	/* Global keys. */
+	OPT("AccountingStorageBackupHost", C, M, SC_T_STRING, NULL, "service-managed accounting endpoint"),
+	OPT("AccountingStorageEnforce", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("AccountingStorageExternalHost", C, M, SC_T_STRING, NULL, "service-managed accounting endpoint"),
+	OPT("AccountingStorageHost", C, M, SC_T_STRING, NULL, "service-managed accounting endpoint"),
+	OPT("AccountingStorageLoc", C, M | O, SC_T_STRING, NULL, "removed in 20.11"),
+	OPT("AccountingStorageParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("AccountingStoragePass", C, M, SC_T_STRING, NULL, "service-managed accounting endpoint"),
+	OPT("AccountingStoragePort", C, M, SC_T_UINT16, NULL, "service-managed accounting endpoint"),
+	OPT("AccountingStorageTRES", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("AccountingStorageType", C, X, SC_T_STRING, NULL, NULL),
+	OPT("AccountingStorageUser", C, M, SC_T_STRING, NULL, "service-managed accounting endpoint"),
+	OPT("AccountingStoreFlags", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("AccountingStoreJobComment", C, O, SC_T_BOOL, NULL, "use AccountingStoreFlags=job_comment"),
+	OPT("AcctGatherEnergyType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("AcctGatherFilesystemType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("AcctGatherInfinibandType", C, O, SC_T_STRING, NULL, "use AcctGatherInterconnectType"),
+	OPT("AcctGatherInterconnectType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("AcctGatherNodeFreq", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("AcctGatherProfileType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("AllowSpecResourcesUsage", C, 0, SC_T_BOOL, NULL, NULL),
+	OPT("AuthAltParameters", C, M, SC_T_STRING, NULL, "service-managed authentication"),
+	OPT("AuthAltTypes", C, M | X, SC_T_STRING, NULL, "service-managed authentication"),
+	OPT("AuthInfo", C, M, SC_T_STRING, NULL, "service-managed authentication"),
+	OPT("AuthType", C, M | X, SC_T_STRING, NULL, "service-managed authentication"),
+	OPT("BackupAddr", C, M | O, SC_T_STRING, NULL, "use SlurmctldHost"),
+	OPT("BackupController", C, M | O, SC_T_STRING, NULL, "use SlurmctldHost"),
+	OPT("BatchStartTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("BcastExclude", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("BcastParameters", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("BurstBufferParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("BurstBufferType", C, X, SC_T_STRING, NULL, NULL),
+	OPT("CliFilterPlugins", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("ClusterName", C, M | X, SC_T_STRING, NULL, "the service names the cluster"),
+	OPT("CommunicationParameters", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("CompleteWait", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("ControlAddr", C, M | O, SC_T_STRING, NULL, "use SlurmctldHost"),
+	OPT("ControlMachine", C, M | O, SC_T_STRING, NULL, "use SlurmctldHost"),
+	OPT("CoreSpecPlugin", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("CpuFreqDef", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("CpuFreqGovernors", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("CredType", C, M | X, SC_T_STRING, NULL, "service-managed credentials"),
+	OPT("CryptoType", C, M | O, SC_T_STRING, NULL, "removed in 23.11"),
+	OPT("DebugFlags", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("DefCPUPerGPU", C, 0, SC_T_UINT64, NULL, NULL),
+	OPT("DefMemPerCPU", C, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("DefMemPerGPU", C, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("DefMemPerNode", C, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("DependencyParameters", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("DisableRootJobs", C, 0, SC_T_BOOL, NULL, NULL),
+	OPT("EioTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("EnforcePartLimits", C, 0, SC_T_ENUM, "ALL|ANY|NO|YES", NULL),
+	OPT("Epilog", C, R, SC_T_STRING, NULL, "use epilog_bash_scripts (mdcctl epilog)"),
+	OPT("EpilogMsgTime", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("EpilogSlurmctld", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("ExtSensorsFreq", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("ExtSensorsType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("FairShareDampeningFactor", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("FastSchedule", C, O, SC_T_UINT16, NULL, "removed in 20.02"),
+	OPT("FederationParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("FirstJobId", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("GetEnvTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("GpuFreqDef", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("GresTypes", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("GroupUpdateForce", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("GroupUpdateTime", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("HealthCheckInterval", C, R, SC_T_UINT16, NULL, "service-managed health checks"),
+	OPT("HealthCheckNodeState", C, R, SC_T_STRING, NULL, "service-managed health checks"),
+	OPT("HealthCheckProgram", C, R, SC_T_STRING, NULL, "service-managed health checks"),
+	OPT("InactiveLimit", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("InteractiveStepOptions", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobAcctGatherFrequency", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobAcctGatherParams", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("JobAcctGatherType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobCompHost", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobCompLoc", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobCompParams", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobCompPass", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobCompPort", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("JobCompType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobCompUser", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobContainerType", C, X, SC_T_STRING, NULL, NULL),
+	OPT("JobCredentialPrivateKey", C, M | O, SC_T_STRING, NULL, "removed in 23.11"),
+	OPT("JobCredentialPublicCertificate", C, M | O, SC_T_STRING, NULL, "removed in 23.11"),
+	OPT("JobFileAppend", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("JobRequeue", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("JobSubmitPlugins", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("KeepAliveTime", C, O, SC_T_UINT32, NULL, "use CommunicationParameters=keepalivetime"),
+	OPT("KillOnBadExit", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("KillWait", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("LaunchParameters", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("LaunchType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("Licenses", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("LogTimeFormat", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("MailDomain", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("MailProg", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("MaxArraySize", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("MaxDBDMsgs", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("MaxJobCount", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("MaxJobId", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("MaxMemPerCPU", C, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("MaxMemPerNode", C, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("MaxNodeCount", C, X, SC_T_UINT32, NULL, NULL),
+	OPT("MaxStepCount", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("MaxTasksPerNode", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("MCSParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("MCSPlugin", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("MessageTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("MinJobAge", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("MpiDefault", C, X, SC_T_STRING, NULL, NULL),
+	OPT("MpiParams", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("NodeFeaturesPlugins", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("OverTimeLimit", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("PluginDir", C, M | X, SC_T_STRING, NULL, "service-managed path"),
+	OPT("PlugStackConfig", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("PowerParameters", C, O, SC_T_STRING, NULL, "removed in 23.11"),
+	OPT("PowerPlugin", C, O, SC_T_STRING, NULL, "removed in 23.11"),
+	OPT("PreemptExemptTime", C, 0, SC_T_TIME, NULL, NULL),
+	OPT("PreemptMode", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("PreemptType", C, 0, SC_T_ENUM, "preempt/none|preempt/partition_prio|preempt/qos", NULL),
+	OPT("PrEpParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("PrEpPlugins", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("PriorityCalcPeriod", C, 0, SC_T_TIME, NULL, NULL),
+	OPT("PriorityDecayHalfLife", C, 0, SC_T_TIME, NULL, NULL),
+	OPT("PriorityFavorSmall", C, 0, SC_T_BOOL, NULL, NULL),
+	OPT("PriorityFlags", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("PriorityMaxAge", C, 0, SC_T_TIME, NULL, NULL),
+	OPT("PriorityParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("PrioritySiteFactorParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("PrioritySiteFactorPlugin", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("PriorityType", C, 0, SC_T_ENUM, "priority/basic|priority/multifactor", NULL),
+	OPT("PriorityUsageResetPeriod", C, 0, SC_T_ENUM, "NONE|NOW|DAILY|WEEKLY|MONTHLY|QUARTERLY|YEARLY", NULL),
+	OPT("PriorityWeightAge", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("PriorityWeightAssoc", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("PriorityWeightFairshare", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("PriorityWeightJobSize", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("PriorityWeightPartition", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("PriorityWeightQOS", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("PriorityWeightTRES", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("PrivateData", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("ProctrackType", C, X, SC_T_STRING, NULL, NULL),
+	OPT("Prolog", C, R, SC_T_STRING, NULL, "use prolog_bash_scripts (mdcctl prolog)"),
+	OPT("PrologEpilogTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("PrologFlags", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("PrologSlurmctld", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("PropagatePrioProcess", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("PropagateResourceLimits", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("PropagateResourceLimitsExcept", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("RebootProgram", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("ReconfigFlags", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("RequeueExit", C, R, SC_T_STRING, NULL, "refused by the API"),
+	OPT("RequeueExitHold", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("ResumeFailProgram", C, M, SC_T_STRING, NULL, "the service scales node pools"),
+	OPT("ResumeProgram", C, M, SC_T_STRING, NULL, "the service scales node pools"),
+	OPT("ResumeRate", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("ResumeTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("ResvEpilog", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("ResvOverRun", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("ResvProlog", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("ReturnToService", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("RoutePlugin", C, O, SC_T_STRING, NULL, "removed in 24.05"),
+	OPT("SallocDefaultCommand", C, O, SC_T_STRING, NULL, "use LaunchParameters=use_interactive_step"),
+	OPT("SbcastParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("SchedulerAuth", C, O, SC_T_STRING, NULL, "removed"),
+	OPT("SchedulerParameters", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("SchedulerTimeSlice", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("SchedulerType", C, X, SC_T_ENUM, "sched/backfill|sched/builtin", NULL),
+	OPT("ScronParameters", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("SelectType", C, X, SC_T_ENUM, "select/cons_tres|select/cons_res|select/linear|select/cray_aries", NULL),
+	OPT("SelectTypeParameters", C, X, SC_T_LIST, NULL, NULL),
+	OPT("SlurmctldAddr", C, M, SC_T_STRING, NULL, "the service runs slurmctld"),
+	OPT("SlurmctldDebug", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("SlurmctldHost", C, M | MU, SC_T_STRING, NULL, "the service runs slurmctld"),
+	OPT("SlurmctldLogFile", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("SlurmctldParameters", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("SlurmctldPidFile", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("SlurmctldPlugstack", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("SlurmctldPort", C, M | X, SC_T_STRING, NULL, "service-managed port"),
+	OPT("SlurmctldPrimaryOffProg", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("SlurmctldPrimaryOnProg", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("SlurmctldSyslogDebug", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("SlurmctldTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("SlurmdDebug", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("SlurmdLogFile", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("SlurmdParameters", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("SlurmdPidFile", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("SlurmdPort", C, M | X, SC_T_UINT32, NULL, "service-managed port"),
+	OPT("SlurmdSpoolDir", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("SlurmdSyslogDebug", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("SlurmdTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("SlurmdUser", C, M, SC_T_STRING, NULL, "service-managed account"),
+	OPT("SlurmSchedLogFile", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("SlurmSchedLogLevel", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("SlurmUser", C, M, SC_T_STRING, NULL, "service-managed account"),
+	OPT("SrunEpilog", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("SrunPortRange", C, M, SC_T_STRING, NULL, "service-managed ports"),
+	OPT("SrunProlog", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("StateSaveLocation", C, M | X, SC_T_STRING, NULL, "service-managed path"),
+	OPT("SuspendExcNodes", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("SuspendExcParts", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("SuspendProgram", C, M, SC_T_STRING, NULL, "the service scales node pools"),
+	OPT("SuspendRate", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("SuspendTime", C, 0, SC_T_TIME, NULL, NULL),
+	OPT("SuspendTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("SwitchParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("SwitchType", C, X, SC_T_STRING, NULL, NULL),
+	OPT("TaskEpilog", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("TaskPlugin", C, X, SC_T_STRING, NULL, NULL),
+	OPT("TaskPluginParam", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("TaskProlog", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("TCPTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("TmpFS", C, M, SC_T_STRING, NULL, "service-managed path"),
+	OPT("TopologyParam", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("TopologyPlugin", C, X, SC_T_STRING, NULL, NULL),
+	OPT("TrackWCKey", C, 0, SC_T_BOOL, NULL, NULL),
+	OPT("TreeWidth", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("UnkillableStepProgram", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("UnkillableStepTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("UsePAM", C, 0, SC_T_BOOL, NULL, NULL),
+	OPT("VSizeFactor", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("WaitTime", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("X11Parameters", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("SuspendExcStates", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("HashPlugin", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("MaxBatchRequeue", C, 0, SC_T_UINT32, NULL, NULL),
+	OPT("PrologTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("EpilogTimeout", C, 0, SC_T_UINT16, NULL, NULL),
+	OPT("TLSType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("TLSParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("CertmgrType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("CertmgrParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("UrlParserType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("DataParserParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("AccountingStorageTLS", C, 0, SC_T_STRING, NULL, NULL),
+	/* PartitionName= lines (read_config.c _parse_partitionname). */
+	OPT("AllocNodes", P, 0, SC_T_LIST, NULL, NULL),
+	OPT("AllowAccounts", P, 0, SC_T_LIST, NULL, NULL),
+	OPT("AllowGroups", P | FE, 0, SC_T_LIST, NULL, NULL),
+	OPT("AllowQos", P, 0, SC_T_LIST, NULL, NULL),
+	OPT("Alternate", P, 0, SC_T_STRING, NULL, NULL),
+	OPT("CpuBind", P | N, 0, SC_T_STRING, NULL, NULL),
+	OPT("DefCPUPerGPU", P, 0, SC_T_UINT64, NULL, NULL),
+	OPT("DefMemPerCPU", P, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("DefMemPerGPU", P, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("DefMemPerNode", P, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("Default", P, R, SC_T_BOOL, NULL, "use default_partition_id (mdcctl partition default)"),
+	OPT("DefaultTime", P, 0, SC_T_TIME, NULL, NULL),
+	OPT("DenyAccounts", P, 0, SC_T_LIST, NULL, NULL),
+	OPT("DenyQos", P, 0, SC_T_LIST, NULL, NULL),
+	OPT("DisableRootJobs", P, 0, SC_T_BOOL, NULL, NULL),
+	OPT("ExclusiveTopo", P, 0, SC_T_BOOL, NULL, NULL),
+	OPT("ExclusiveUser", P, 0, SC_T_BOOL, NULL, NULL),
+	OPT("GraceTime", P, 0, SC_T_UINT32, NULL, NULL),
+	OPT("Hidden", P, 0, SC_T_BOOL, NULL, NULL),
+	OPT("LLN", P, 0, SC_T_BOOL, NULL, NULL),
+	OPT("MaxCPUsPerNode", P, 0, SC_T_UINT32, NULL, NULL),
+	OPT("MaxCPUsPerSocket", P, 0, SC_T_UINT32, NULL, NULL),
+	OPT("MaxMemPerCPU", P, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("MaxMemPerNode", P, 0, SC_T_MEMORY, NULL, NULL),
+	OPT("MaxNodes", P, 0, SC_T_UINT32, NULL, NULL),
+	OPT("MaxTime", P, 0, SC_T_TIME, NULL, NULL),
+	OPT("MinNodes", P, 0, SC_T_UINT32, NULL, NULL),
+	OPT("Nodes", P | NS, M, SC_T_LIST, NULL, "derived from node_pool_ids"),
+	OPT("OverSubscribe", P, 0, SC_T_STRING, NULL, NULL),
+	OPT("OverTimeLimit", P, 0, SC_T_UINT16, NULL, NULL),
+	OPT("PowerDownOnIdle", P, 0, SC_T_BOOL, NULL, NULL),
+	OPT("PreemptMode", P, 0, SC_T_LIST, NULL, NULL),
+	OPT("Priority", P, O, SC_T_UINT16, NULL, "use PriorityJobFactor and PriorityTier"),
+	OPT("PriorityJobFactor", P, 0, SC_T_UINT16, NULL, NULL),
+	OPT("PriorityTier", P, 0, SC_T_UINT16, NULL, NULL),
+	OPT("QOS", P, 0, SC_T_STRING, NULL, NULL),
+	OPT("ReqResv", P, 0, SC_T_BOOL, NULL, NULL),
+	OPT("ResumeTimeout", P, 0, SC_T_UINT16, NULL, NULL),
+	OPT("RootOnly", P, 0, SC_T_BOOL, NULL, NULL),
+	OPT("SelectTypeParameters", P, 0, SC_T_STRING, NULL, NULL),
+	OPT("Shared", P, O, SC_T_STRING, NULL, "use OverSubscribe"),
+	OPT("State", P, 0, SC_T_ENUM, "UP|DOWN|DRAIN|INACTIVE", NULL),
+	OPT("SuspendTime", P, 0, SC_T_TIME, NULL, NULL),
+	OPT("SuspendTimeout", P, 0, SC_T_UINT16, NULL, NULL),
+	OPT("Topology", P | N, 0, SC_T_STRING, NULL, NULL),
+	OPT("TRESBillingWeights", P, 0, SC_T_LIST, NULL, NULL),
+
+	/* NodeName= lines (read_config.c _parse_nodename). */
+	OPT("BcastAddr", N, M, SC_T_STRING, NULL, HW),
+	OPT("Boards", N, M, SC_T_UINT16, NULL, HW),
+	OPT("CoreSpecCount", N, 0, SC_T_UINT16, NULL, NULL),
+	OPT("CoresPerSocket", N, M, SC_T_UINT16, NULL, HW),
+	OPT("CPUs", N, M, SC_T_UINT16, NULL, HW),
+	OPT("CPUSpecList", N, 0, SC_T_STRING, NULL, NULL),
+	OPT("Feature", N | NS, 0, SC_T_LIST, NULL, NULL),
+	OPT("Features", N, 0, SC_T_LIST, NULL, NULL),
+	OPT("Gres", N, 0, SC_T_LIST, NULL, NULL),
+	OPT("MemSpecLimit", N, 0, SC_T_UINT64, NULL, NULL),
+	OPT("NodeAddr", N, M, SC_T_STRING, NULL, HW),
+	OPT("NodeHostname", N, M, SC_T_STRING, NULL, HW),
+	OPT("Parameters", N, 0, SC_T_STRING, NULL, NULL),
+	OPT("Port", N | FE, M, SC_T_STRING, NULL, "service-managed port"),
+	OPT("Procs", N, M | O, SC_T_UINT16, NULL, "use CPUs"),
+	OPT("RealMemory", N, M, SC_T_UINT64, NULL, HW),
+	OPT("Reason", N | DN | FE, 0, SC_T_STRING, NULL, NULL),
+	OPT("RestrictedCoresPerGPU", N, 0, SC_T_UINT16, NULL, NULL),
+	OPT("Sockets", N, M, SC_T_UINT16, NULL, HW),
+	OPT("SocketsPerBoard", N, M, SC_T_UINT16, NULL, HW),
+	OPT("State", N | DN | FE, 0, SC_T_STRING, NULL, NULL),
+	OPT("ThreadsPerCore", N, M, SC_T_UINT16, NULL, HW),
+	OPT("TmpDisk", N, 0, SC_T_UINT32, NULL, NULL),
+	OPT("TRESWeights", N, 0, SC_T_LIST, NULL, NULL),
+	OPT("Weight", N, 0, SC_T_UINT32, NULL, NULL),
+
+	/* FrontendName= lines. */
+	OPT("AllowUsers", FE, 0, SC_T_LIST, NULL, NULL),
+	OPT("DenyGroups", FE, 0, SC_T_LIST, NULL, NULL),
+	OPT("DenyUsers", FE, 0, SC_T_LIST, NULL, NULL),
+	OPT("FrontendAddr", FE, 0, SC_T_STRING, NULL, NULL),
+
+	/* slurmdbd.conf: never in slurm.conf, refused by the API (C10). */
+#define DBD(n) OPT(n, DB, R, SC_T_STRING, NULL, "a slurmdbd.conf parameter, managed by the service")
+	DBD("ArchiveDir"), DBD("ArchiveEvents"), DBD("ArchiveJobs"), DBD("ArchiveResvs"),
+	DBD("ArchiveScript"), DBD("ArchiveSteps"), DBD("ArchiveSuspend"), DBD("ArchiveTXN"),
+	DBD("ArchiveUsage"), DBD("CommitDelay"), DBD("DbdAddr"), DBD("DbdBackupHost"),
+	DBD("DbdHost"), DBD("DbdPort"), DBD("DebugLevel"), DBD("DebugLevelSyslog"),
+	DBD("DefaultQOS"), DBD("LogFile"), DBD("MaxQueryTimeRange"), DBD("PidFile"),
+	DBD("PurgeEventAfter"), DBD("PurgeJobAfter"), DBD("PurgeResvAfter"),
+	DBD("PurgeStepAfter"), DBD("PurgeSuspendAfter"), DBD("PurgeTXNAfter"),
+	DBD("PurgeUsageAfter"), DBD("StorageBackupHost"), DBD("StorageHost"),
+	DBD("StorageLoc"), DBD("StorageParameters"), DBD("StoragePass"),
+	DBD("StoragePort"), DBD("StorageType"), DBD("StorageUser"),
+	DBD("TrackSlurmctldDown"), DBD("AllowNoDefAcct"),
+#undef DBD
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+const struct sc_option *sc_opt_at(size_t n)
+{
+	return n < NOPTS ? &opts[n] : NULL;
+}
+
+const struct sc_option *sc_opt_find(const char *key, unsigned scope)
+{
+	size_t i;
+
+	if (!key)
+		return NULL;
+	for (i = 0; i < NOPTS; i++)
+		if ((opts[i].scope & scope) && mdc_key_eq(opts[i].name, key))
+			return &opts[i];
+	return NULL;
+}
+
+/* Fold a key for distance: lower case, no underscores. */
+static size_t fold(const char *s, char *out, size_t outsz)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < outsz; s++)
+		if (*s != '_')
+			out[n++] = (char) tolower((unsigned char) *s);
+	out[n] = '\0';
+	return n;
+}
+
+/* Damerau-free Levenshtein on short folded keys. */
+static size_t distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t row[64], i, j, prev, tmp;
+
+	if (la >= 64 || lb >= 64)
+		return (size_t) -1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = prev + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (tmp + 1 < row[j])
+				row[j] = tmp + 1;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+const char *sc_opt_suggest(const char *key, unsigned scope)
+{
+	char a[64], b[64];
+	size_t la, lb, i, d, best = (size_t) -1;
+	const char *name = NULL;
+
+	if (!key)
+		return NULL;
+	la = fold(key, a, sizeof(a));
+	for (i = 0; i < NOPTS; i++) {
+		if (!(opts[i].scope & scope) || (opts[i].flags & SC_OPT_OBSOLETE))
+			continue;
+		lb = fold(opts[i].name, b, sizeof(b));
+		d = distance(a, la, b, lb);
+		/* a prefix typo ("PriorityWeightQ") is as good as one edit */
+		if (la >= 4 && lb > la && !strncmp(a, b, la) && d > 1)
+			d = 2;
+		if (d < best) {
+			best = d;
+			name = opts[i].name;
+		}
+	}
+	/* further than a third of the key: not a typo of it */
+	return best <= (la / 3 > 2 ? la / 3 : 2) ? name : NULL;
+}
+
+static bool is_unlimited(const char *v)
+{
+	return !strcasecmp(v, "UNLIMITED") || !strcasecmp(v, "INFINITE");
+}
+
+/* Unsigned decimal within MAX (Slurm's s_p_handle_uint*: strtol, no
+ * trailing garbage, UNLIMITED/INFINITE allowed). */
+static bool check_uint(const char *v, unsigned long long max)
+{
+	char *end;
+	unsigned long long n;
+
+	if (is_unlimited(v))
+		return true;
+	if (!isdigit((unsigned char) *v))
+		return false;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno || n > max)
+		return false;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	return *end == '\0';
+}
+
+bool sc_opt_value_is_bool(const char *v)
+{
+	static const char *const words[] = {
+		"yes", "no", "true", "false", "up", "down", "1", "0",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (!strcasecmp(v, words[i]))
+			return true;
+	return false;
+}
+
+/* Slurm's time_str2mins formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S. */
+bool sc_opt_value_is_time(const char *v)
+{
+	int fields = 0, dash = 0;
+	const char *p = v;
+
+	if (is_unlimited(v))
+		return true;
+	if (!*p)
+		return false;
+	while (*p) {
+		if (!isdigit((unsigned char) *p))
+			return false;
+		while (isdigit((unsigned char) *p))
+			p++;
+		fields++;
+		if (*p == '-') {
+			if (dash || fields != 1)
+				return false;
+			dash = 1;
+			fields = 0;
+			p++;
+		} else if (*p == ':') {
+			p++;
+			if (!*p)
+				return false;
+		} else if (*p) {
+			return false;
+		}
+	}
+	return fields >= 1 && fields <= 3 && !(dash && fields == 0);
+}
+
+static bool check_memory(const char *v)
+{
+	char *end;
+
+	if (is_unlimited(v))
+		return true;
+	if (!isdigit((unsigned char) *v))
+		return false;
+	(void) strtoull(v, &end, 10);
+	if (*end && strchr("KkMmGgTtPp", *end))
+		end++;
+	return *end == '\0';
+}
+
+static bool check_enum(const char *values, const char *v)
+{
+	const char *p = values, *bar;
+	size_t n;
+
+	while (p && *p) {
+		bar = strchr(p, '|');
+		n = bar ? (size_t) (bar - p) : strlen(p);
+		if (strlen(v) == n && !strncasecmp(p, v, n))
+			return true;
+		p = bar ? bar + 1 : NULL;
+	}
+	return false;
+}
+
+bool sc_opt_check_value(const struct sc_option *opt, const char *value,
+			char *why, size_t whysz)
+{
+	const char *reason = NULL;
+
+	if (!opt || !value)
+		reason = "missing value";
+	else if (mdc_has_ctrl(value))
+		reason = "control characters (newline, tab...) are not allowed";
+	else switch (opt->type) {
+	case SC_T_UINT16:
+		if (!check_uint(value, 0xffff))
+			reason = "expected a number from 0 to 65535 or UNLIMITED";
+		break;
+	case SC_T_UINT32:
+		if (!check_uint(value, 0xffffffffULL))
+			reason = "expected a number from 0 to 4294967295 or UNLIMITED";
+		break;
+	case SC_T_UINT64:
+		if (!check_uint(value, ~0ULL))
+			reason = "expected a number or UNLIMITED";
+		break;
+	case SC_T_BOOL:
+		if (!sc_opt_value_is_bool(value))
+			reason = "expected YES or NO";
+		break;
+	case SC_T_TIME:
+		if (!sc_opt_value_is_time(value))
+			reason = "expected a time such as 120, 2:00:00 or 2-00:00:00, or UNLIMITED";
+		break;
+	case SC_T_MEMORY:
+		if (!check_memory(value))
+			reason = "expected megabytes such as 4096 or 4G";
+		break;
+	case SC_T_ENUM:
+		if (!check_enum(opt->values, value)) {
+			if (why && whysz)
+				snprintf(why, whysz, "expected one of %s", opt->values);
+			return false;
+		}
+		break;
+	case SC_T_STRING:
+	case SC_T_LIST:
+		break;
+	}
+	if (reason) {
+		if (why && whysz)
+			snprintf(why, whysz, "%s", reason);
+		return false;
+	}
+	return true;
+}
