@@ -609,11 +609,20 @@ static int op_migrate(struct plan_st *st, const struct mdc_op *op)
 	static const char *const legacy[] = { "scheduling", "accounting" };
 	json_object *ss = slurm_spec(st->want), *cfg;
 
-	if (!ss || !(cfg = get_or_make(ss, "config", json_type_object)))
+	if (!ss)
+		return MDC_ERR_NOMEM;
+	if (is_empty(mdc_json_get(ss, "scheduling")) && is_empty(mdc_json_get(ss, "accounting"))) {
+		warn(st, op->where, "no legacy 'scheduling'/'accounting' settings: the cluster already "
+		     "uses 'config', nothing to migrate");
+		return 0;
+	}
+	if (!(cfg = get_or_make(ss, "config", json_type_object)))
 		return MDC_ERR_NOMEM;
 	for (size_t l = 0; l < 2; l++) {
 		json_object *m = mdc_json_get_obj(ss, legacy[l]);
 
+		if (!m)
+			continue;
 		json_object_object_foreach(m, k, v) {
 			const struct sc_option *opt = sc_opt_find(k, SC_SCOPE_CLUSTER);
 			const char *old;
@@ -761,16 +770,25 @@ static void add_change(struct plan_st *st, const char *scope, const char *key,
 
 static void diff_map(struct plan_st *st, const char *scope, json_object *a, json_object *b)
 {
-	json_object_object_foreach(a, ka, va) {
-		const char *kb = b ? map_key(b, ka) : NULL;
-		json_object *vb = kb ? mdc_json_get(b, kb) : NULL;
+	/* json_object_object_foreach needs objects */
+	if (a && !json_object_is_type(a, json_type_object))
+		a = NULL;
+	if (b && !json_object_is_type(b, json_type_object))
+		b = NULL;
+	if (a) {
+		json_object_object_foreach(a, ka, va) {
+			const char *kb = b ? map_key(b, ka) : NULL;
+			json_object *vb = kb ? mdc_json_get(b, kb) : NULL;
 
-		if (!kb || !mdc_json_equal(va, vb))
-			add_change(st, scope, kb ? kb : ka, va, vb);
+			if (!kb || !mdc_json_equal(va, vb))
+				add_change(st, scope, kb ? kb : ka, va, vb);
+		}
 	}
-	json_object_object_foreach(b, kb2, vb2) {
-		if (!a || !map_key(a, kb2))
-			add_change(st, scope, kb2, NULL, vb2);
+	if (b) {
+		json_object_object_foreach(b, kb2, vb2) {
+			if (!a || !map_key(a, kb2))
+				add_change(st, scope, kb2, NULL, vb2);
+		}
 	}
 }
 
@@ -793,6 +811,11 @@ static void diff_list(struct plan_st *st, const char *what, const char *idfield,
 			continue;
 		}
 		eb = json_object_array_get_idx(b, (size_t) j);
+		if (!json_object_is_type(ea, json_type_object) || !json_object_is_type(eb, json_type_object)) {
+			if (!mdc_json_equal(ea, eb))
+				add_change(st, scope, NULL, ea, eb);
+			continue;
+		}
 		json_object_object_foreach(ea, k, va) {
 			json_object *vb = mdc_json_get(eb, k);
 
