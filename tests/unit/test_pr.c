@@ -1,0 +1,456 @@
+/* test_pr.c - unit tests for lib/mdc_pr: ids (P2), pools (P3), the
+ * --resource-pool-spec parser, --config YAML (P4), the create body (P1),
+ * durations and the pipelineJobs body (P5).  Data in tests/pr/. */
+#include "config.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "mdc_json.h"
+#include "mdc_pr.h"
+#include "mdc_str.h"
+
+static char *data_path(const char *name)
+{
+	const char *top = getenv("top_srcdir");
+	char *dir = mdc_path_join(top ? top : ".", "tests/pr");
+	char *p = mdc_path_join(dir, name);
+
+	free(dir);
+	return p;
+}
+
+static json_object *load_json(const char *name)
+{
+	struct mdc_ctx ctx;
+	char *p = data_path(name);
+	json_object *j = NULL;
+
+	mdc_ctx_clear(&ctx);
+	if (mdc_json_parse_file(p, &j, &ctx))
+		fail_msg("%s: %s", p, ctx.msg);
+	free(p);
+	return j;
+}
+
+static json_object *parse(const char *text)
+{
+	struct mdc_ctx ctx;
+	json_object *j = NULL;
+
+	mdc_ctx_clear(&ctx);
+	if (mdc_json_parse(text, strlen(text), &j, &ctx))
+		fail_msg("bad test JSON: %s", ctx.msg);
+	return j;
+}
+
+static void assert_json_eq(const json_object *got, const json_object *want)
+{
+	if (!mdc_json_equal(got, want))
+		fail_msg("JSON differs\n got:  %s\n want: %s", mdc_json_str(got, false),
+			 mdc_json_str(want, false));
+}
+
+static void test_id(void **state)
+{
+	static const char *const good[] = { "a", "my-pr", "pr1", "a-b-c-9", NULL };
+	static const char *const bad[] = {
+		"", "1abc", "-abc", "abc-", "My-pr", "my_pr", "my.pr", "a b",
+		"a234567890123456789012345678901234567890123456789012345678901234", NULL,
+	};
+	struct mdc_ctx ctx;
+
+	(void) state;
+	for (size_t i = 0; good[i]; i++) {
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_pr_check_id(good[i], &ctx), 0);
+	}
+	for (size_t i = 0; bad[i]; i++) {
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_pr_check_id(bad[i], &ctx), MDC_ERR_INVAL);
+		assert_non_null(strstr(ctx.msg, "persistent resource id"));
+	}
+	mdc_ctx_clear(&ctx);
+	mdc_pr_check_id("abc-", &ctx);
+	assert_string_equal(ctx.msg, "persistent resource id 'abc-' must end with a letter or a digit");
+	mdc_ctx_clear(&ctx);
+	mdc_pr_check_id("My-pr", &ctx);
+	assert_string_equal(ctx.msg, "persistent resource id 'My-pr' must start with a lowercase letter");
+}
+
+static void test_pool_spec(void **state)
+{
+	struct mdc_ctx ctx;
+	json_object *pool, *want;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pool_from_spec(
+		"replica-count=4, machine-type=n1-standard-4,accelerator-type=nvidia-tesla-t4,"
+		"disk-type=pd-ssd,disk-size=100", &pool, &ctx), 0);
+	want = parse("{\"replica_count\":4,\"machine_spec\":{\"machine_type\":\"n1-standard-4\","
+		     "\"accelerator_type\":\"NVIDIA_TESLA_T4\",\"accelerator_count\":1},"
+		     "\"disk_spec\":{\"boot_disk_type\":\"pd-ssd\",\"boot_disk_size_gb\":100}}");
+	assert_json_eq(pool, want);
+	assert_int_equal(mdc_pr_check_pool(pool, 0, &ctx), 0);
+	json_object_put(pool);
+	json_object_put(want);
+
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pool_from_spec("machine-type=n1,min-replica-count=1,"
+					       "max-replica-count=3", &pool, &ctx), 0);
+	want = parse("{\"machine_spec\":{\"machine_type\":\"n1\"},\"autoscaling_spec\":"
+		     "{\"min_replica_count\":1,\"max_replica_count\":3}}");
+	assert_json_eq(pool, want);
+	assert_int_equal(mdc_pr_check_pool(pool, 0, &ctx), 0);
+	json_object_put(pool);
+	json_object_put(want);
+
+	/* refusals name the key */
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pool_from_spec("machine-type=n1,replicas=2", &pool, &ctx),
+			 MDC_ERR_USAGE);
+	assert_null(pool);
+	assert_non_null(strstr(ctx.msg, "unknown key 'replicas'"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pool_from_spec("machine-type=n1,replica-count=two", &pool, &ctx),
+			 MDC_ERR_USAGE);
+	assert_string_equal(ctx.msg, "--resource-pool-spec: replica-count='two' is not a "
+			    "non-negative integer");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pool_from_spec("machine-type=n1,machine-type=n2", &pool, &ctx),
+			 MDC_ERR_USAGE);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pool_from_spec("machine-type=n1,accelerator-type=GTX", &pool, &ctx),
+			 MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, "unknown accelerator type 'GTX'"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pool_from_spec("machine-type", &pool, &ctx), MDC_ERR_USAGE);
+}
+
+static void test_pool_check(void **state)
+{
+	static const struct { const char *spec, *msg; } cases[] = {
+		{ "machine-type=n1,min-replica-count=1",
+		  "resource pool 1: min-replica-count given without max-replica-count: "
+		  "autoscaling needs both min-replica-count and max-replica-count" },
+		{ "machine-type=n1,replica-count=2,max-replica-count=3",
+		  "resource pool 1: max-replica-count given without min-replica-count: "
+		  "autoscaling needs both min-replica-count and max-replica-count" },
+		{ "machine-type=n1",
+		  "resource pool 1: give replica-count, or both min-replica-count and "
+		  "max-replica-count for autoscaling" },
+		{ "replica-count=1",
+		  "resource pool 1: no machine type: add machine-type=TYPE (machineSpec.machineType)" },
+		{ "id=big,machine-type=n1,min-replica-count=3,max-replica-count=2",
+		  "resource pool 'big': need 1 <= min-replica-count <= max-replica-count (got 3 and 2)" },
+		{ "machine-type=n1,replica-count=0",
+		  "resource pool 1: replica-count must be at least 1 (got 0)" },
+		{ "machine-type=n1,replica-count=1,accelerator-count=2",
+		  "resource pool 1: accelerator-count needs accelerator-type" },
+		{ "machine-type=n1,replica-count=1,disk-size=10",
+		  "resource pool 1: disk-size needs disk-type (diskSpec.bootDiskType)" },
+	};
+	struct mdc_ctx ctx;
+	json_object *pool, *camel;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_pr_pool_from_spec(cases[i].spec, &pool, &ctx), 0);
+		assert_int_equal(mdc_pr_check_pool(pool, 0, &ctx), MDC_ERR_INVAL);
+		assert_string_equal(ctx.msg, cases[i].msg);
+		json_object_put(pool);
+	}
+	/* what the Node client sends: camelCase, int64 as strings */
+	camel = parse("{\"machineSpec\":{\"machineType\":\"n1\"},\"replicaCount\":\"2\","
+		      "\"autoscalingSpec\":{\"minReplicaCount\":\"1\",\"maxReplicaCount\":\"4\"}}");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_check_pool(camel, 0, &ctx), 0);
+	json_object_put(camel);
+	camel = parse("{\"machineSpec\":{\"machineType\":\"n1\"},\"replicaCount\":\"x\"}");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_check_pool(camel, 0, &ctx), MDC_ERR_INVAL);
+	json_object_put(camel);
+}
+
+static void test_yaml_types(void **state)
+{
+	struct mdc_ctx ctx;
+	json_object *got, *want;
+	char *p = data_path("pipeline.yaml");
+	static const char doc[] =
+		"a: 1\nb: '1'\nc: 1.5\nd: yes\ne: ~\nf: 2.1.0\ng: -7\nh: \"true\"\n"
+		"i: [1, x, {j: null}]\nk: 0x1f\nl: 1e5\n";
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_yaml_load(p, &got, &ctx), 0);
+	want = load_json("pipeline-spec.json");
+	assert_json_eq(got, want);	/* same as PyYAML's safe_load */
+	json_object_put(got);
+	json_object_put(want);
+	free(p);
+
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_yaml_parse(doc, strlen(doc), "doc", &got, &ctx), 0);
+	want = parse("{\"a\":1,\"b\":\"1\",\"c\":1.5,\"d\":true,\"e\":null,\"f\":\"2.1.0\","
+		     "\"g\":-7,\"h\":\"true\",\"i\":[1,\"x\",{\"j\":null}],\"k\":31,\"l\":\"1e5\"}");
+	assert_json_eq(got, want);
+	json_object_put(got);
+	json_object_put(want);
+
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_yaml_parse("a: 1\na: 2\n", 10, "doc", &got, &ctx), MDC_ERR_PARSE);
+	assert_string_equal(ctx.msg, "doc: line 2: duplicate key 'a'");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_yaml_parse("a: [1\n", 6, "doc", &got, &ctx), MDC_ERR_PARSE);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_yaml_parse("a: 1\n---\nb: 2\n", 14, "doc", &got, &ctx),
+			 MDC_ERR_PARSE);
+	assert_non_null(strstr(ctx.msg, "more than one YAML document"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_yaml_parse("# nothing\n", 10, "doc", &got, &ctx), MDC_ERR_PARSE);
+}
+
+static void test_config(void **state)
+{
+	struct mdc_ctx ctx;
+	json_object *got, *want;
+	char *p;
+
+	(void) state;
+	p = data_path("config-doc.yaml");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_config_load(p, &got, &ctx), 0);
+	want = parse("{\"resource_pools\":[{\"machine_spec\":{\"machine_type\":\"n1-standard-4\"},"
+		     "\"replica_count\":1}]}");
+	assert_json_eq(got, want);
+	json_object_put(got);
+	json_object_put(want);
+	free(p);
+
+	p = data_path("config-underscore.yaml");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_config_load(p, &got, &ctx), MDC_ERR_INVAL);
+	assert_null(got);
+	assert_non_null(strstr(ctx.msg, "key 'resourcePools[0].replica_count' has an underscore: "
+			       "keys with underscores are invalid, write 'replicaCount'"));
+	free(p);
+}
+
+static void test_create_body(void **state)
+{
+	struct mdc_strv pools = MDC_STRV_INIT, labels = MDC_STRV_INIT;
+	struct mdc_pr_create_opts o = { 0 };
+	struct mdc_ctx ctx;
+	json_object *got, *want;
+	char *p = data_path("config.yaml");
+
+	(void) state;
+	mdc_strv_push(&pools, "id=gpu,min-replica-count=2,max-replica-count=8");
+	mdc_strv_push(&pools, "machine-type=e2-standard-4,replica-count=2");
+	mdc_strv_push(&labels, "team=research,owner=alice");
+	o.config_path = p;
+	o.display_name = "From the flags";
+	o.pool_specs = &pools;
+	o.labels = &labels;
+	o.enable_custom_service_account = true;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_create_body(&o, &got, &ctx), 0);
+	want = load_json("config-merged.json");
+	assert_json_eq(got, want);
+	json_object_put(got);
+	json_object_put(want);
+
+	/* no pool at all */
+	memset(&o, 0, sizeof(o));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_create_body(&o, &got, &ctx), MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, "no resource pool"));
+
+	/* bad label */
+	mdc_strv_free(&labels);
+	mdc_strv_push(&labels, "Team=x");
+	o.pool_specs = &pools;
+	o.labels = &labels;
+	mdc_strv_free(&pools);
+	mdc_strv_push(&pools, "machine-type=n1,replica-count=1");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_create_body(&o, &got, &ctx), MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, "label key 'Team'"));
+
+	mdc_strv_free(&pools);
+	mdc_strv_free(&labels);
+	free(p);
+}
+
+static void test_duration(void **state)
+{
+	static const struct { const char *s; int64_t ms; } good[] = {
+		{ "90", 90000 }, { "500ms", 500 }, { "30s", 30000 }, { "10m", 600000 },
+		{ "1h30m", 5400000 }, { "1.5h", 5400000 }, { "2d", 172800000 }, { "0", 0 },
+	};
+	static const char *const bad[] = { "", "m", "10x", "-5s", "1h-3m", "ten", NULL };
+	struct mdc_ctx ctx;
+	int64_t ms;
+	const char *e;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_pr_duration_ms(good[i].s, &ms, &ctx), 0);
+		assert_int_equal(ms, good[i].ms);
+	}
+	for (size_t i = 0; bad[i]; i++) {
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_pr_duration_ms(bad[i], &ms, &ctx), MDC_ERR_USAGE);
+	}
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_timeout_behavior("fall-back-to-on-demand", &e, &ctx), 0);
+	assert_string_equal(e, "FALL_BACK_TO_ON_DEMAND");
+	assert_int_equal(mdc_pr_timeout_behavior("fail", &e, &ctx), 0);
+	assert_string_equal(e, "FAIL");
+	assert_int_equal(mdc_pr_timeout_behavior("retry", &e, &ctx), MDC_ERR_USAGE);
+}
+
+static void test_names(void **state)
+{
+	struct mdc_ctx ctx;
+	char *s;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_resource_name("p", "us-central1", "my-pr", &s, &ctx), 0);
+	assert_string_equal(s, "projects/p/locations/us-central1/persistentResources/my-pr");
+	free(s);
+	assert_int_equal(mdc_pr_resource_name(NULL, NULL,
+		"projects/123/locations/europe-west4/persistentResources/x1", &s, &ctx), 0);
+	assert_string_equal(s, "projects/123/locations/europe-west4/persistentResources/x1");
+	free(s);
+	assert_int_equal(mdc_pr_resource_name(NULL, NULL, "projects/1/locations/l/x/y", &s, &ctx),
+			 MDC_ERR_INVAL);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_resource_name(NULL, "r", "my-pr", &s, &ctx), MDC_ERR_USAGE);
+	s = mdc_pr_console_link("us-central1", "proj",
+				"projects/9/locations/us-central1/pipelineJobs/run-1");
+	assert_string_equal(s, "https://console.cloud.google.com/vertex-ai/locations/us-central1/"
+			    "pipelines/runs/run-1?project=proj");
+	free(s);
+}
+
+static void test_runnable(void **state)
+{
+	struct mdc_ctx ctx;
+	json_object *r;
+
+	(void) state;
+	r = parse("{\"state\":\"RUNNING\",\"resourceRuntimeSpec\":{\"serviceAccountSpec\":"
+		  "{\"enableCustomServiceAccount\":true}}}");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_check_runnable(r, "x", &ctx), 0);
+	json_object_put(r);
+	r = parse("{\"state\":\"RUNNING\"}");
+	assert_int_equal(mdc_pr_check_runnable(r, "x", &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "does not have the custom service account enabled"));
+	json_object_put(r);
+}
+
+static void test_pipeline_body(void **state)
+{
+	struct mdc_strv params = MDC_STRV_INIT;
+	struct mdc_pr_run_opts o = { 0 };
+	struct mdc_ctx ctx;
+	json_object *got, *want, *spec;
+	char *p = data_path("pipeline.yaml");
+
+	(void) state;
+	mdc_strv_push(&params, "project_id=proj");
+	mdc_strv_push(&params, "learning_rate=0.01");
+	mdc_strv_push(&params, "epochs=5");
+	o.pipeline_path = p;
+	o.resource_name = "projects/proj/locations/us-central1/persistentResources/fixed-pr";
+	o.wait_time = "10m";
+	o.on_timeout = "fail";
+	o.pipeline_root = "gs://bucket/root";
+	o.parameters = &params;
+	o.display_name = "nightly";
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), 0);
+	spec = load_json("pipeline-spec.json");
+	assert_json_eq(mdc_json_get(got, "pipeline_spec"), spec);
+	json_object_object_del(got, "pipeline_spec");
+	want = load_json("pipeline-fail.json");
+	assert_json_eq(got, want);
+	json_object_put(got);
+	json_object_put(want);
+
+	mdc_strv_free(&params);
+	mdc_strv_push(&params, "project_id=proj");
+	mdc_strv_push(&params, "learning_rate=.5");
+	mdc_strv_push(&params, "use_gpu=true");
+	mdc_strv_push(&params, "tags=[\"x\",\"y\"]");
+	o.display_name = NULL;
+	o.wait_time = "1h30m";
+	o.on_timeout = "fall-back-to-on-demand";
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), 0);
+	json_object_object_del(got, "pipeline_spec");
+	want = load_json("pipeline-fallback.json");
+	assert_json_eq(got, want);
+	json_object_put(got);
+	json_object_put(want);
+
+	/* refusals */
+	mdc_strv_free(&params);
+	mdc_strv_push(&params, "learning_rate=0.1");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_string_equal(ctx.msg, "the pipeline needs parameter 'project_id': add "
+			    "--parameter project_id=VALUE");
+	mdc_strv_push(&params, "project_id=p");
+	mdc_strv_push(&params, "epochs=many");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_string_equal(ctx.msg, "--parameter epochs='many': the pipeline declares 'epochs' "
+			    "as an integer");
+	mdc_strv_free(&params);
+	mdc_strv_push(&params, "nope=1");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_non_null(strstr(ctx.msg, "the pipeline has no such parameter"));
+	o.pipeline_root = "/tmp/x";
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_non_null(strstr(ctx.msg, "gs://BUCKET/DIR"));
+	o.pipeline_root = "gs://b";
+	o.on_timeout = "later";
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+
+	mdc_strv_free(&params);
+	json_object_put(spec);
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_id),
+		cmocka_unit_test(test_pool_spec),
+		cmocka_unit_test(test_pool_check),
+		cmocka_unit_test(test_yaml_types),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_create_body),
+		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_runnable),
+		cmocka_unit_test(test_pipeline_body),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
