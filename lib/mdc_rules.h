@@ -40,6 +40,11 @@ int mdc_rules_parse_mask(const char *mask, struct mdc_strv *paths, struct mdc_ct
 int mdc_rules_check_config_map(const json_object *map, unsigned scope,
 			       const char *where, struct mdc_ctx *ctx);
 
+/* The field (snake_case path) the last failed check in this thread was
+ * about, "" if none: the emulator names it in a BadRequest detail.  Static
+ * per-thread storage; valid until the next call. */
+const char *mdc_rules_last_field(void);
+
 /* Cluster id rule (^[a-z][a-z0-9]{0,9}$). */
 bool mdc_rules_cluster_id_ok(const char *id);
 

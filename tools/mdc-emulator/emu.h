@@ -49,6 +49,10 @@ int emu_reply_error(struct emu_response *out, const char *status, const char *fm
 /* INVALID_ARGUMENT with a google.rpc.BadRequest detail naming FIELD. */
 int emu_reply_bad_field(struct emu_response *out, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Error STATUS with DETAIL (stolen: a google.rpc.* object with "@type") after ErrorInfo. */
+int emu_reply_error_detail(struct emu_response *out, const char *status, json_object *detail,
+			   const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* Map an mdc_ctx error (rules violations...) onto a Google error answer. */
 int emu_reply_ctx(struct emu_response *out, const struct mdc_ctx *ctx);
 /* HTTP code of a Google status name (400 for an unknown one). */

@@ -1,0 +1,757 @@
+/* mdc_rules.c - the managed API contract (DESIGN section 3, C1-C13); see
+ * mdc_rules.h.  Pure functions: no I/O, no globals except the per-thread
+ * name of the field the last violation concerned. */
+#include "config.h"
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mdc_json.h"
+#include "mdc_rules.h"
+#include "mdc_str.h"
+#include "sc_options.h"
+
+#define SS "orchestrator_spec.slurm_spec."
+
+/* C1: the mask paths the service accepts, in canonical snake_case. */
+static const char *const mdc_mask_paths[] = {
+	"labels",
+	"node_pools",
+	SS "partitions",
+	SS "default_partition_id",
+	SS "login_node_pool_id",
+	SS "prolog_bash_scripts",
+	SS "epilog_bash_scripts",
+	SS "config",
+	SS "scheduling",
+	SS "accounting",
+	SS "node_sets",
+	NULL,
+};
+
+/* C10: keys the service refuses whatever their scope, and why. */
+static const struct {
+	const char *key;
+	const char *why;
+} mdc_refused[] = {
+	{ "HealthCheckProgram", "the service runs its own health checks" },
+	{ "HealthCheckInterval", "the service runs its own health checks" },
+	{ "HealthCheckNodeState", "the service runs its own health checks" },
+	{ "RequeueExit", "the service manages requeueing" },
+	{ "RequeueExitHold", "the service manages requeueing" },
+	{ "Prolog", "use orchestrator_spec.slurm_spec.prolog_bash_scripts" },
+	{ "Epilog", "use orchestrator_spec.slurm_spec.epilog_bash_scripts" },
+};
+
+/* Keys that are fields of the spec, not settings, per scope. */
+static const struct {
+	unsigned scope;
+	const char *key;
+	const char *why;
+} mdc_scope_refused[] = {
+	{ SC_SCOPE_PARTITION, "Default", "use orchestrator_spec.slurm_spec.default_partition_id" },
+	{ SC_SCOPE_PARTITION, "Nodes", "use the partition's node_pool_ids" },
+	{ SC_SCOPE_PARTITION, "PartitionName", "use the partition's id" },
+	{ SC_SCOPE_NODE, "NodeName", "use the node set's node_pool_id" },
+	{ SC_SCOPE_NODE, "NodeAddr", "node addresses are managed by the service" },
+	{ SC_SCOPE_NODE, "NodeHostname", "node host names are managed by the service" },
+};
+
+static __thread char mdc_rules_field[256];
+
+const char *mdc_rules_last_field(void)
+{
+	return mdc_rules_field;
+}
+
+/* Fail naming FIELD (kept for the emulator's BadRequest detail). */
+static int mdc_rules_fail(struct mdc_ctx *ctx, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int mdc_rules_fail(struct mdc_ctx *ctx, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	snprintf(mdc_rules_field, sizeof(mdc_rules_field), "%s", field ? field : "");
+	va_start(ap, fmt);
+	rc = mdc_vfail(ctx, MDC_ERR_INVAL, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static const char *const mdc_mode_names[] = {
+	[MDC_MODE_UNSPECIFIED] = "UPDATE_MODE_UNSPECIFIED",
+	[MDC_MODE_USER_ONLY] = "USER_ONLY",
+	[MDC_MODE_USER_AND_SERVICE] = "USER_AND_SERVICE",
+};
+
+int mdc_mode_parse(const char *s)
+{
+	if (!s || !*s)
+		return MDC_MODE_UNSPECIFIED;
+	for (size_t i = 0; i < sizeof(mdc_mode_names) / sizeof(mdc_mode_names[0]); i++)
+		if (!strcmp(s, mdc_mode_names[i]))
+			return (int) i;
+	return -1;
+}
+
+const char *mdc_mode_name(enum mdc_update_mode mode)
+{
+	if ((size_t) mode >= sizeof(mdc_mode_names) / sizeof(mdc_mode_names[0]))
+		return "UPDATE_MODE_UNSPECIFIED";
+	return mdc_mode_names[mode];
+}
+
+const char *mdc_rules_mask_path(const char *path)
+{
+	char snake[256];
+
+	if (!path || strlen(path) >= sizeof(snake) / 2)
+		return NULL;
+	mdc_camel_to_snake(path, snake, sizeof(snake));
+	for (size_t i = 0; mdc_mask_paths[i]; i++)
+		if (!strcmp(snake, mdc_mask_paths[i]))
+			return mdc_mask_paths[i];
+	return NULL;
+}
+
+int mdc_rules_parse_mask(const char *mask, struct mdc_strv *paths, struct mdc_ctx *ctx)
+{
+	struct mdc_strv parts = MDC_STRV_INIT;
+	int rc = 0;
+
+	if (mdc_strv_split(&parts, mask ? mask : "", ","))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < parts.n; i++) {
+		const char *p = mdc_rules_mask_path(parts.v[i]);
+
+		if (!p) {
+			rc = mdc_rules_fail(ctx, "update_mask",
+					    "invalid update mask path '%s': allowed paths are labels, "
+					    "node_pools and orchestrator_spec.slurm_spec.{partitions, "
+					    "default_partition_id, login_node_pool_id, prolog_bash_scripts, "
+					    "epilog_bash_scripts, config, scheduling, accounting, node_sets}",
+					    parts.v[i]);
+			goto out;
+		}
+		if (!mdc_strv_has(paths, p) && mdc_strv_push(paths, p)) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (!paths->n)
+		rc = mdc_rules_fail(ctx, "update_mask", "empty update mask: name at least one path");
+out:
+	mdc_strv_free(&parts);
+	return rc;
+}
+
+bool mdc_rules_cluster_id_ok(const char *id)
+{
+	size_t n;
+
+	if (!id || !islower((unsigned char) id[0]))
+		return false;
+	for (n = 1; id[n]; n++)
+		if (!islower((unsigned char) id[n]) && !isdigit((unsigned char) id[n]))
+			return false;
+	return n <= 10;
+}
+
+static const char *mdc_scope_name(unsigned scope)
+{
+	if (scope & SC_SCOPE_PARTITION)
+		return "partition";
+	if (scope & SC_SCOPE_NODE)
+		return "node";
+	return "cluster";
+}
+
+/* Is KEY known anywhere but SCOPE?  Then name where it belongs. */
+static const char *mdc_other_scope(const char *key, unsigned scope)
+{
+	static const struct {
+		unsigned scope;
+		const char *where;
+	} scopes[] = {
+		{ SC_SCOPE_DBD, "a slurmdbd.conf parameter, which the service manages" },
+		{ SC_SCOPE_CLUSTER, "a cluster-scope parameter: set it in orchestrator_spec.slurm_spec.config" },
+		{ SC_SCOPE_PARTITION, "a partition parameter: set it in the partition's config" },
+		{ SC_SCOPE_NODE, "a node parameter: set it in orchestrator_spec.slurm_spec.node_sets" },
+	};
+
+	for (size_t i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++)
+		if (!(scopes[i].scope & scope) && sc_opt_find(key, scopes[i].scope))
+			return scopes[i].where;
+	return NULL;
+}
+
+int mdc_rules_check_config_map(const json_object *map, unsigned scope,
+			       const char *where, struct mdc_ctx *ctx)
+{
+	const char *w = where && *where ? where : "config";
+	struct mdc_strv seen = MDC_STRV_INIT;
+	int rc = 0;
+
+	if (!map)
+		return 0;
+	if (!json_object_is_type(map, json_type_object))
+		return mdc_rules_fail(ctx, w, "%s: config must be a map of Slurm parameter names "
+				      "to strings", w);
+	json_object_object_foreach((json_object *) map, key, val) {
+		const struct sc_option *opt;
+		const char *v, *other;
+		char why[256] = "";
+
+		for (size_t i = 0; i < seen.n; i++)
+			if (mdc_key_eq(seen.v[i], key)) {
+				rc = mdc_rules_fail(ctx, w, "%s: parameters '%s' and '%s' are the same "
+						    "Slurm parameter (names ignore case and "
+						    "underscores): keep one", w, seen.v[i], key);
+				goto out;
+			}
+		mdc_strv_push(&seen, key);
+		if (!*key || mdc_has_ctrl(key)) {
+			rc = mdc_rules_fail(ctx, w, "%s: invalid parameter name '%s'", w, key);
+			goto out;
+		}
+		if (!json_object_is_type(val, json_type_string)) {
+			rc = mdc_rules_fail(ctx, w, "%s: the value of '%s' must be a string of "
+					    "slurm.conf text", w, key);
+			goto out;
+		}
+		v = json_object_get_string(val);
+		if (mdc_has_ctrl(v)) {
+			rc = mdc_rules_fail(ctx, w, "%s: the value of '%s' contains a newline or other "
+					    "control character, which would inject slurm.conf lines",
+					    w, key);
+			goto out;
+		}
+		for (size_t i = 0; i < sizeof(mdc_refused) / sizeof(mdc_refused[0]); i++)
+			if (mdc_key_eq(key, mdc_refused[i].key)) {
+				rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is refused by the "
+						    "service: %s", w, key, mdc_refused[i].why);
+				goto out;
+			}
+		for (size_t i = 0; i < sizeof(mdc_scope_refused) / sizeof(mdc_scope_refused[0]); i++)
+			if ((mdc_scope_refused[i].scope & scope) && mdc_key_eq(key, mdc_scope_refused[i].key)) {
+				rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is refused in %s scope: %s",
+						    w, key, mdc_scope_name(scope), mdc_scope_refused[i].why);
+				goto out;
+			}
+		opt = sc_opt_find(key, scope);
+		if (!opt) {
+			const char *hint = sc_opt_suggest(key, scope);
+
+			other = mdc_other_scope(key, scope);
+			if (other && strstr(other, "slurmdbd"))
+				rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is refused by the "
+						    "service: it is %s", w, key, other);
+			else if (other)
+				rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is not valid in %s "
+						    "scope: it is %s", w, key, mdc_scope_name(scope), other);
+			else if (hint)
+				rc = mdc_rules_fail(ctx, w, "%s: unknown Slurm parameter '%s' (did you "
+						    "mean '%s'?)", w, key, hint);
+			else
+				rc = mdc_rules_fail(ctx, w, "%s: unknown Slurm parameter '%s'", w, key);
+			goto out;
+		}
+		if (opt->flags & SC_OPT_REFUSED) {
+			rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is refused by the service%s%s",
+					    w, key, opt->why ? ": " : "", opt->why ? opt->why : "");
+			goto out;
+		}
+		if (opt->flags & SC_OPT_MANAGED) {
+			rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is managed by the service and "
+					    "cannot be set%s%s", w, key, opt->why ? ": " : "",
+					    opt->why ? opt->why : "");
+			goto out;
+		}
+		/* C13: each value alone, as the service does */
+		if (!sc_opt_check_value(opt, v, why, sizeof(why))) {
+			rc = mdc_rules_fail(ctx, w, "%s: invalid value '%s' for '%s': %s", w, v,
+					    opt->name, why);
+			goto out;
+		}
+	}
+out:
+	mdc_strv_free(&seen);
+	return rc;
+}
+
+/* --- whole-resource validation ----------------------------------------------- */
+
+static json_object *mdc_slurm_spec(const json_object *cl)
+{
+	return mdc_json_get_path(cl, "orchestrator_spec.slurm_spec");
+}
+
+static bool mdc_nonempty(const json_object *v)
+{
+	if (!v)
+		return false;
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return false;
+	case json_type_object:
+		return json_object_object_length(v) > 0;
+	case json_type_array:
+		return json_object_array_length(v) > 0;
+	case json_type_string:
+		return json_object_get_string_len(v) > 0;
+	default:
+		return true;
+	}
+}
+
+static json_object *mdc_find_by(const json_object *arr, const char *field, const char *id)
+{
+	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+
+		if (!strcmp(mdc_json_get_str(o, field, ""), id))
+			return o;
+	}
+	return NULL;
+}
+
+static int mdc_check_str_list(const json_object *v, const char *field, struct mdc_ctx *ctx)
+{
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_array))
+		return mdc_rules_fail(ctx, field, "%s must be a list of strings", field);
+	for (size_t i = 0; i < json_object_array_length(v); i++)
+		if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_string))
+			return mdc_rules_fail(ctx, field, "%s[%zu] must be a string", field, i);
+	return 0;
+}
+
+static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
+{
+	if (!pools)
+		return 0;
+	if (!json_object_is_type(pools, json_type_array))
+		return mdc_rules_fail(ctx, "node_pools", "node_pools must be a list of node pools");
+	for (size_t i = 0; i < json_object_array_length(pools); i++) {
+		json_object *p = json_object_array_get_idx(pools, i);
+		const char *id = mdc_json_get_str(p, "id", "");
+		json_object *img = mdc_json_get(p, "node_image");
+
+		if (!json_object_is_type(p, json_type_object) || !*id)
+			return mdc_rules_fail(ctx, "node_pools", "node_pools[%zu] needs an 'id'", i);
+		if (mdc_has_ctrl(id))
+			return mdc_rules_fail(ctx, "node_pools", "node_pools[%zu]: invalid id", i);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(pools, j), "id", ""), id))
+				return mdc_rules_fail(ctx, "node_pools", "node pool '%s' is listed twice", id);
+		if (img && !json_object_is_type(img, json_type_string) &&
+		    !json_object_is_type(img, json_type_null))
+			return mdc_rules_fail(ctx, "node_pools", "node pool '%s': node_image must be a "
+					      "string", id);
+		if (img && mdc_has_ctrl(json_object_get_string(img)))
+			return mdc_rules_fail(ctx, "node_pools", "node pool '%s': invalid node_image", id);
+	}
+	return 0;
+}
+
+static int mdc_check_labels(const json_object *labels, struct mdc_ctx *ctx)
+{
+	if (!labels)
+		return 0;
+	if (!json_object_is_type(labels, json_type_object))
+		return mdc_rules_fail(ctx, "labels", "labels must be a map of strings");
+	json_object_object_foreach((json_object *) labels, k, v) {
+		if (!json_object_is_type(v, json_type_string))
+			return mdc_rules_fail(ctx, "labels", "label '%s' must have a string value", k);
+		if (mdc_has_ctrl(k) || mdc_has_ctrl(json_object_get_string(v)))
+			return mdc_rules_fail(ctx, "labels", "label '%s' contains a control character", k);
+	}
+	return 0;
+}
+
+/* The rules every resulting cluster obeys (create and update alike). */
+static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
+{
+	json_object *ss = mdc_slurm_spec(cl), *pools = mdc_json_get(cl, "node_pools");
+	json_object *parts = mdc_json_get(ss, "partitions"), *sets = mdc_json_get(ss, "node_sets");
+	const char *login = mdc_json_get_str(ss, "login_node_pool_id", "");
+	const char *def = mdc_json_get_str(ss, "default_partition_id", "");
+	int rc;
+
+	if ((rc = mdc_check_labels(mdc_json_get(cl, "labels"), ctx)) ||
+	    (rc = mdc_check_pools(pools, ctx)) ||
+	    (rc = mdc_check_str_list(mdc_json_get(ss, "prolog_bash_scripts"),
+				     SS "prolog_bash_scripts", ctx)) ||
+	    (rc = mdc_check_str_list(mdc_json_get(ss, "epilog_bash_scripts"),
+				     SS "epilog_bash_scripts", ctx)))
+		return rc;
+	if (*login && !mdc_find_by(pools, "id", login))
+		return mdc_rules_fail(ctx, SS "login_node_pool_id", "login_node_pool_id '%s' names no "
+				      "node pool: add the pool to node_pools", login);
+	if (parts && !json_object_is_type(parts, json_type_array))
+		return mdc_rules_fail(ctx, SS "partitions", "partitions must be a list");
+	for (size_t i = 0; parts && i < json_object_array_length(parts); i++) {
+		json_object *p = json_object_array_get_idx(parts, i);
+		const char *id = mdc_json_get_str(p, "id", "");
+		json_object *ids = mdc_json_get(p, "node_pool_ids");
+		char where[300];
+
+		if (!json_object_is_type(p, json_type_object) || !*id)
+			return mdc_rules_fail(ctx, SS "partitions", "partitions[%zu] needs an 'id'", i);
+		if (mdc_has_ctrl(id) || strpbrk(id, " =,#"))
+			return mdc_rules_fail(ctx, SS "partitions", "invalid partition id '%s'", id);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(parts, j), "id", ""), id))
+				return mdc_rules_fail(ctx, SS "partitions", "partition '%s' is listed twice", id);
+		if ((rc = mdc_check_str_list(ids, SS "partitions.node_pool_ids", ctx)))
+			return rc;
+		for (size_t j = 0; ids && j < json_object_array_length(ids); j++) {
+			const char *pid = json_object_get_string(json_object_array_get_idx(ids, j));
+
+			if (!mdc_find_by(pools, "id", pid))
+				return mdc_rules_fail(ctx, SS "partitions", "partition '%s': node pool '%s' "
+						      "does not exist", id, pid);
+			if (*login && !strcmp(pid, login))
+				return mdc_rules_fail(ctx, SS "partitions", "partition '%s': node pool "
+						      "'%s' is the login pool and has no Slurm nodes",
+						      id, pid);
+		}
+		snprintf(where, sizeof(where), "partition '%s'", id);
+		if ((rc = mdc_rules_check_config_map(mdc_json_get(p, "config"), SC_SCOPE_PARTITION,
+						     where, ctx)))
+			return rc;
+	}
+	if (*def && !mdc_find_by(parts, "id", def))
+		return mdc_rules_fail(ctx, SS "default_partition_id", "default_partition_id '%s' names "
+				      "no partition", def);
+	if (sets && !json_object_is_type(sets, json_type_array))
+		return mdc_rules_fail(ctx, SS "node_sets", "node_sets must be a list");
+	for (size_t i = 0; sets && i < json_object_array_length(sets); i++) {
+		json_object *s = json_object_array_get_idx(sets, i);
+		const char *pid = mdc_json_get_str(s, "node_pool_id", "");
+		char where[300];
+
+		if (!*pid)
+			return mdc_rules_fail(ctx, SS "node_sets", "node_sets[%zu] needs a 'node_pool_id'", i);
+		if (!mdc_find_by(pools, "id", pid) || (*login && !strcmp(pid, login)))
+			return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' names no compute "
+					      "node pool", pid);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(sets, j), "node_pool_id", ""),
+				    pid))
+				return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' is listed twice", pid);
+		snprintf(where, sizeof(where), "node set '%s'", pid);
+		if ((rc = mdc_rules_check_config_map(mdc_json_get(s, "config"), SC_SCOPE_NODE, where, ctx)))
+			return rc;
+	}
+	if ((rc = mdc_rules_check_config_map(mdc_json_get(ss, "config"), SC_SCOPE_CLUSTER,
+					     SS "config", ctx)))
+		return rc;
+	/* C9: one or the other */
+	if (mdc_nonempty(mdc_json_get(ss, "config")) &&
+	    (mdc_nonempty(mdc_json_get(ss, "scheduling")) || mdc_nonempty(mdc_json_get(ss, "accounting"))))
+		return mdc_rules_fail(ctx, SS "config", "the cluster would use both config and the legacy "
+				      "scheduling/accounting fields, which config supersedes: send every "
+				      "setting in config under its slurm.conf name, omit scheduling and "
+				      "accounting, and name all three paths in updateMask to clear them");
+	return 0;
+}
+
+/* C9: a request that itself sets both. */
+static int mdc_check_payload_legacy(const json_object *payload, struct mdc_ctx *ctx)
+{
+	json_object *ss = mdc_slurm_spec(payload);
+
+	if (mdc_nonempty(mdc_json_get(ss, "config")) &&
+	    (mdc_nonempty(mdc_json_get(ss, "scheduling")) || mdc_nonempty(mdc_json_get(ss, "accounting"))))
+		return mdc_rules_fail(ctx, SS "config", "the request sets both config and the legacy "
+				      "scheduling/accounting fields: a cluster uses one or the other; "
+				      "put every setting in config");
+	return 0;
+}
+
+/* --- images (C11) ------------------------------------------------------------ */
+
+static void mdc_default_image(const struct mdc_images *im, const char *type, char *out, size_t sz)
+{
+	const char *img = type && *type ? mdc_json_get_str(im ? im->defaults : NULL, type, NULL) : NULL;
+
+	if (!img)
+		img = mdc_json_get_str(im ? im->defaults : NULL, "*", NULL);
+	if (img)
+		snprintf(out, sz, "%s", img);
+	else
+		snprintf(out, sz, "%s-default", type && *type ? type : "unknown");
+}
+
+static const char *mdc_pool_type(const json_object *pool)
+{
+	return mdc_json_get_str(mdc_json_get(pool, "machine_spec"), "machine_type", "");
+}
+
+/* Resolve images of RESULT's pools; PINNED_NEW lists the pinned pools. */
+static int mdc_resolve_images(json_object *result, const json_object *cur,
+			      const struct mdc_strv *pinned, enum mdc_update_mode mode,
+			      const struct mdc_images *im, struct mdc_strv *recreated)
+{
+	json_object *pools = mdc_json_get(result, "node_pools"), *pin_arr;
+
+	for (size_t i = 0; pools && i < json_object_array_length(pools); i++) {
+		json_object *p = json_object_array_get_idx(pools, i);
+		const char *id = mdc_json_get_str(p, "id", "");
+		json_object *old = cur ? mdc_find_by(mdc_json_get(cur, "node_pools"), "id", id) : NULL;
+		const char *running = old ? mdc_json_get_str(old, "node_image", "") : NULL;
+		char img[256];
+
+		if (mdc_strv_has(pinned, id))
+			snprintf(img, sizeof(img), "%s", mdc_json_get_str(p, "node_image", ""));
+		else if (mode == MDC_MODE_USER_ONLY && old)
+			snprintf(img, sizeof(img), "%s", running);
+		else
+			mdc_default_image(im, mdc_pool_type(p), img, sizeof(img));
+		if (mdc_json_set(p, "node_image", json_object_new_string(img)))
+			return MDC_ERR_NOMEM;
+		if (old && strcmp(running, img) && recreated && mdc_strv_push(recreated, id))
+			return MDC_ERR_NOMEM;
+	}
+	pin_arr = json_object_new_array();
+	for (size_t i = 0; pin_arr && i < pinned->n; i++)
+		json_object_array_add(pin_arr, json_object_new_string(pinned->v[i]));
+	if (!pin_arr || mdc_json_set(result, "_pinned_pools", pin_arr))
+		return MDC_ERR_NOMEM;
+	return 0;
+}
+
+/* --- create ------------------------------------------------------------------ */
+
+int mdc_rules_check_create(const char *cluster_id, const json_object *cluster,
+			   const struct mdc_images *images, json_object **out,
+			   struct mdc_ctx *ctx)
+{
+	struct mdc_strv pinned = MDC_STRV_INIT;
+	json_object *cl = NULL, *pools;
+	int rc;
+
+	*out = NULL;
+	if (!mdc_rules_cluster_id_ok(cluster_id))
+		return mdc_rules_fail(ctx, "model_development_cluster_id",
+				      "invalid cluster id '%s': a cluster with a Slurm orchestrator "
+				      "needs an id matching ^[a-z][a-z0-9]{0,9}$ (a lower-case letter, "
+				      "then up to 9 lower-case letters or digits)",
+				      cluster_id ? cluster_id : "");
+	if (!cluster || !json_object_is_type(cluster, json_type_object))
+		return mdc_rules_fail(ctx, "model_development_cluster", "the cluster must be a JSON object");
+	cl = mdc_json_normalize(cluster, MDC_CASE_SNAKE);
+	if (!cl)
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	json_object_object_del(cl, "_pinned_pools");
+	if ((rc = mdc_check_payload_legacy(cl, ctx)) || (rc = mdc_validate(cl, ctx)))
+		goto out;
+	pools = mdc_json_get(cl, "node_pools");
+	if (!pools || !json_object_array_length(pools)) {
+		rc = mdc_rules_fail(ctx, "node_pools", "a cluster needs at least one node pool");
+		goto out;
+	}
+	for (size_t i = 0; i < json_object_array_length(pools); i++) {
+		json_object *p = json_object_array_get_idx(pools, i);
+
+		if (*mdc_json_get_str(p, "node_image", "") &&
+		    mdc_strv_push(&pinned, mdc_json_get_str(p, "id", ""))) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (mdc_resolve_images(cl, NULL, &pinned, MDC_MODE_USER_AND_SERVICE, images, NULL)) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	*out = cl;
+	cl = NULL;
+out:
+	json_object_put(cl);
+	mdc_strv_free(&pinned);
+	return rc;
+}
+
+/* --- patch ------------------------------------------------------------------- */
+
+/* Set or clear PATH (canonical) of DST from SRC. */
+static int mdc_copy_path(json_object *dst, const json_object *src, const char *path)
+{
+	json_object *v = mdc_json_get_path(src, path), *parent;
+	const char *dot = strrchr(path, '.');
+	char ppath[256];
+
+	if (dot) {
+		snprintf(ppath, sizeof(ppath), "%.*s", (int) (dot - path), path);
+		parent = v ? mdc_json_mkpath(dst, ppath) : mdc_json_get_path(dst, ppath);
+	} else {
+		parent = dst;
+	}
+	if (!parent)
+		return v ? MDC_ERR_NOMEM : 0;
+	if (!v || json_object_is_type(v, json_type_null)) {
+		mdc_json_del(parent, dot ? dot + 1 : path);	/* C2: named but absent = cleared */
+		return 0;
+	}
+	return mdc_json_set(parent, dot ? dot + 1 : path, mdc_json_copy(v));
+}
+
+static bool mdc_path_equal(const json_object *a, const json_object *b, const char *path)
+{
+	json_object *x = mdc_json_get_path(a, path), *y = mdc_json_get_path(b, path);
+
+	if (!mdc_nonempty(x) && !mdc_nonempty(y))
+		return true;
+	return x && y && mdc_json_equal(x, y);
+}
+
+/* Slurm nodes: compute pools (not the login pool) and their sizes. */
+static bool mdc_nodes_differ(const json_object *a, const json_object *b)
+{
+	const char *la = mdc_json_get_str(mdc_slurm_spec(a), "login_node_pool_id", "");
+	const char *lb = mdc_json_get_str(mdc_slurm_spec(b), "login_node_pool_id", "");
+	json_object *pa = mdc_json_get(a, "node_pools"), *pb = mdc_json_get(b, "node_pools");
+	size_t na = 0, nb = 0;
+
+	for (size_t i = 0; pa && i < json_object_array_length(pa); i++) {
+		json_object *p = json_object_array_get_idx(pa, i), *q;
+		const char *id = mdc_json_get_str(p, "id", "");
+
+		if (!strcmp(id, la))
+			continue;
+		na++;
+		q = mdc_find_by(pb, "id", id);
+		if (!q || !strcmp(id, lb))
+			return true;
+		if (mdc_json_get_int(mdc_json_get(p, "scaling_spec"), "max_node_count", 0) !=
+		    mdc_json_get_int(mdc_json_get(q, "scaling_spec"), "max_node_count", 0))
+			return true;
+	}
+	for (size_t i = 0; pb && i < json_object_array_length(pb); i++)
+		if (strcmp(mdc_json_get_str(json_object_array_get_idx(pb, i), "id", ""), lb))
+			nb++;
+	return na != nb;
+}
+
+int mdc_rules_apply_patch(const json_object *current, const json_object *payload,
+			  const struct mdc_strv *mask, enum mdc_update_mode mode,
+			  const struct mdc_images *images,
+			  struct mdc_patch_result *res, struct mdc_ctx *ctx)
+{
+	struct mdc_strv pinned = MDC_STRV_INIT;
+	json_object *cur = NULL, *pay = NULL, *out = NULL, *old_pins;
+	const char *def;
+	bool pools_named;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	mdc_rules_field[0] = '\0';
+	if (!current || !payload || !json_object_is_type(payload, json_type_object))
+		return mdc_rules_fail(ctx, "model_development_cluster",
+				      "the request body must be a ModelDevelopmentCluster object");
+	cur = mdc_json_normalize(current, MDC_CASE_SNAKE);
+	pay = mdc_json_normalize(payload, MDC_CASE_SNAKE);
+	out = mdc_json_copy(cur);
+	if (!cur || !pay || !out) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; mask && i < mask->n; i++)
+		if (!mdc_rules_mask_path(mask->v[i])) {
+			rc = mdc_rules_fail(ctx, "update_mask", "invalid update mask path '%s'", mask->v[i]);
+			goto out;
+		}
+	if ((rc = mdc_check_payload_legacy(pay, ctx)))
+		goto out;
+	/* C1/C2/C3/C5/C7: each named path is replaced whole or cleared */
+	for (size_t i = 0; mdc_mask_paths[i]; i++) {
+		const char *p = mdc_mask_paths[i];
+
+		if (mask) {
+			bool named = false;
+
+			for (size_t j = 0; j < mask->n; j++)
+				named = named || mdc_rules_mask_path(mask->v[j]) == p;
+			if (!named)
+				continue;
+		}
+		if (mdc_copy_path(out, pay, p)) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	/* C6: the default partition may not disappear under a partitions edit */
+	def = mdc_json_get_str(mdc_slurm_spec(cur), "default_partition_id", "");
+	if (*def && !mdc_path_equal(cur, out, SS "partitions") &&
+	    !strcmp(def, mdc_json_get_str(mdc_slurm_spec(out), "default_partition_id", "")) &&
+	    !mdc_find_by(mdc_json_get(mdc_slurm_spec(out), "partitions"), "id", def)) {
+		rc = mdc_rules_fail(ctx, SS "partitions", "the update removes or renames partition "
+				    "'%s', the default partition: set default_partition_id to another "
+				    "partition first", def);
+		goto out;
+	}
+	if ((rc = mdc_validate(out, ctx)))
+		goto out;
+	/* C11: pins come from the payload's pools when node_pools is replaced */
+	pools_named = !mask;
+	for (size_t j = 0; mask && j < mask->n; j++)
+		pools_named = pools_named || !strcmp(mdc_rules_mask_path(mask->v[j]), "node_pools");
+	old_pins = mdc_json_get(cur, "_pinned_pools");
+	{
+		json_object *pools = mdc_json_get(out, "node_pools");
+
+		for (size_t i = 0; pools && i < json_object_array_length(pools); i++) {
+			json_object *p = json_object_array_get_idx(pools, i);
+			const char *id = mdc_json_get_str(p, "id", "");
+			bool pin = false;
+
+			if (pools_named) {
+				pin = *mdc_json_get_str(p, "node_image", "") != '\0';
+			} else {
+				for (size_t k = 0; old_pins && k < json_object_array_length(old_pins); k++)
+					pin = pin || !strcmp(id, json_object_get_string(
+								 json_object_array_get_idx(old_pins, k)));
+			}
+			if (pin && mdc_strv_push(&pinned, id)) {
+				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+		}
+	}
+	if (mdc_resolve_images(out, cur, &pinned, mode, images, &res->recreated)) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; mdc_mask_paths[i]; i++)
+		if (!mdc_path_equal(cur, out, mdc_mask_paths[i]) &&
+		    mdc_strv_push(&res->changed, mdc_mask_paths[i])) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	res->nodes_changed = mdc_nodes_differ(cur, out);
+	res->cluster = out;
+	out = NULL;
+out:
+	if (rc)
+		mdc_patch_result_free(res);
+	json_object_put(cur);
+	json_object_put(pay);
+	json_object_put(out);
+	mdc_strv_free(&pinned);
+	return rc;
+}
+
+void mdc_patch_result_free(struct mdc_patch_result *res)
+{
+	if (!res)
+		return;
+	json_object_put(res->cluster);
+	res->cluster = NULL;
+	mdc_strv_free(&res->recreated);
+	mdc_strv_free(&res->changed);
+	res->nodes_changed = false;
+}

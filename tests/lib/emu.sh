@@ -1,0 +1,129 @@
+# emu.sh - start the built mdc-emulator for a shell test (source after tap.sh).
+#
+#   emu_start [extra mdc-emulator args]   # sets EMU_URL EMU_LOG EMU_STATE EMU_PID EMU_DIR
+#   emu_create_cluster ID [json-file]     # POST a small cluster, wait for its LRO
+#   emu_wait_op OPERATION_NAME            # poll until done; prints the operation
+#   emu_stop                              # SIGTERM and wait (state is kept)
+#
+# EMU_PARENT (default projects/proj/locations/us-central1) and EMU_API
+# (default v1beta1) shape the URLs; EMU_CLUSTERS is the collection URL and
+# EMU_AUTH an optional "Authorization: Bearer ..." header for the helpers.
+# Every emulator started is killed at exit and its stderr shown on failure.
+
+: "${EMU_PARENT:=projects/proj/locations/us-central1}"
+: "${EMU_API:=v1beta1}"
+: "${EMU_AUTH:=}"
+EMU_N=0
+
+emu_bin() {
+	if [ -x "$top_builddir/mdc-emulator" ]; then echo "$top_builddir/mdc-emulator"
+	else command -v mdc-emulator; fi
+}
+
+# emu_start [args...]: a fresh emulator on a free port (state and log in
+# its own directory under $TEST_DIR unless the args name others).
+emu_start() {
+	local bin i
+	bin=$(emu_bin) || { echo "# mdc-emulator not built" >&2; return 1; }
+	EMU_N=$((EMU_N + 1))
+	EMU_DIR=${EMU_DIR_NEXT:-$TEST_DIR/emu$EMU_N}
+	mkdir -p "$EMU_DIR"
+	: "${EMU_STATE:=$EMU_DIR/state.json}"
+	: "${EMU_LOG:=$EMU_DIR/requests.log}"
+	"$bin" --listen 127.0.0.1:0 --state "$EMU_STATE" --request-log "$EMU_LOG" \
+		--lro-seconds "${EMU_LRO_SECONDS:-0.2}" "$@" \
+		>"$EMU_DIR/stdout" 2>>"$EMU_DIR/stderr" &
+	EMU_PID=$!
+	at_exit "kill $EMU_PID 2>/dev/null; wait $EMU_PID 2>/dev/null"
+	show_on_fail "$EMU_DIR/stderr"
+	for ((i = 0; i < 100; i++)); do
+		EMU_URL=$(sed -n 's/^ready //p' "$EMU_DIR/stdout" 2>/dev/null)
+		[ -n "$EMU_URL" ] && break
+		kill -0 "$EMU_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ -z "$EMU_URL" ]; then
+		echo "# mdc-emulator did not start:" >&2
+		sed 's/^/# /' "$EMU_DIR/stderr" >&2
+		return 1
+	fi
+	EMU_CLUSTERS=$EMU_URL/$EMU_API/$EMU_PARENT/modelDevelopmentClusters
+	export EMU_URL EMU_LOG EMU_STATE EMU_PID EMU_DIR EMU_CLUSTERS
+}
+
+# emu_stop: SIGTERM, wait for the exit (state saved), keep the files.
+emu_stop() {
+	[ -n "${EMU_PID:-}" ] || return 0
+	kill -TERM "$EMU_PID" 2>/dev/null
+	wait "$EMU_PID" 2>/dev/null
+	EMU_PID=
+}
+
+emu_curl() {
+	if [ -n "$EMU_AUTH" ]; then curl -sS -H "$EMU_AUTH" "$@"; else curl -sS "$@"; fi
+}
+
+# emu_wait_op NAME: poll GET /v1/NAME until done (10 s at most); prints it.
+emu_wait_op() {
+	local op i
+	for ((i = 0; i < 100; i++)); do
+		op=$(emu_curl "$EMU_URL/v1/$1") || return 1
+		if [ "$(printf '%s' "$op" | jq -r .done)" = true ]; then
+			printf '%s\n' "$op"
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "# operation $1 not done in time" >&2
+	return 1
+}
+
+# The standard small cluster: pools cpu (n2-standard-8, 1-2 nodes) and
+# login, partition cpu (the default).
+emu_standard_cluster() {
+	cat <<'EOF'
+{
+  "display_name": "test cluster",
+  "network": {
+    "network": "projects/proj/global/networks/default",
+    "subnetwork": "projects/proj/regions/us-central1/subnetworks/default"
+  },
+  "labels": {"team": "ml"},
+  "node_pools": [
+    {"id": "cpu", "machine_spec": {"machine_type": "n2-standard-8"},
+     "scaling_spec": {"min_node_count": 1, "max_node_count": 2},
+     "zone": "us-central1-a", "enable_public_ips": true,
+     "boot_disk": {"boot_disk_type": "pd-standard", "boot_disk_size_gb": 120}},
+    {"id": "login", "machine_spec": {"machine_type": "n2-standard-8"},
+     "scaling_spec": {"min_node_count": 1, "max_node_count": 1},
+     "zone": "us-central1-a", "enable_public_ips": true,
+     "boot_disk": {"boot_disk_type": "pd-standard", "boot_disk_size_gb": 120}}
+  ],
+  "orchestrator_spec": {
+    "slurm_spec": {
+      "home_directory_storage": "projects/proj/locations/us-central1-a/instances/home",
+      "partitions": [{"id": "cpu", "node_pool_ids": ["cpu"]}],
+      "default_partition_id": "cpu",
+      "login_node_pool_id": "login"
+    }
+  }
+}
+EOF
+}
+
+# emu_create_cluster ID [JSON_FILE]: create and wait; prints the finished op.
+emu_create_cluster() {
+	local id=$1 file=${2:-} op name
+	if [ -z "$file" ]; then
+		file=$TEST_DIR/emu-cluster-$id.json
+		emu_standard_cluster >"$file"
+	fi
+	op=$(emu_curl -X POST -H 'Content-Type: application/json' --data-binary @"$file" \
+		"$EMU_CLUSTERS?model_development_cluster_id=$id") || return 1
+	name=$(printf '%s' "$op" | jq -r '.name // empty')
+	if [ -z "$name" ]; then
+		printf '# create %s failed: %s\n' "$id" "$op" >&2
+		return 1
+	fi
+	emu_wait_op "$name"
+}

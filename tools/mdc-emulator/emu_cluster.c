@@ -1,0 +1,404 @@
+/* emu_cluster.c - ModelDevelopmentCluster routes (create, get, list,
+ * patch, delete) and the emulator's own image control endpoint.  The
+ * rules themselves live in lib/mdc_rules.c, shared with the client. */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "emu_int.h"
+#include "mdc_buf.h"
+#include "mdc_json.h"
+#include "mdc_str.h"
+
+#define EMU_API "type.googleapis.com/google.cloud.aiplatform.v1beta1."
+#define EMU_COLL "/modelDevelopmentClusters"
+
+/* Internal keys of a stored cluster (stripped from answers). */
+#define EMU_NEVER_UPDATED "_never_updated"
+#define EMU_NODES_CHANGED "_nodes_changed"
+
+/* The view a client sees: a never-updated cluster reports empty images (C11). */
+json_object *emu_cluster_view(const json_object *cluster)
+{
+	json_object *v = mdc_json_copy(cluster), *pools;
+
+	if (v && mdc_json_get_bool(v, EMU_NEVER_UPDATED, false) &&
+	    (pools = mdc_json_get_arr(v, "node_pools"))) {
+		for (size_t i = 0; i < json_object_array_length(pools); i++) {
+			json_object *p = json_object_array_get_idx(pools, i);
+
+			if (json_object_is_type(p, json_type_object))
+				mdc_json_set(p, "node_image", json_object_new_string(""));
+		}
+	}
+	return v;
+}
+
+static const char *emu_query(const struct emu_request *r, const char *snake)
+{
+	const char *v = mdc_json_get_str(r->query, snake, NULL);
+
+	return v;
+}
+
+/* "projects/P/locations/L/modelDevelopmentClusters[/C]": split into the
+ * parent and the id.  Returns false if the shape is wrong. */
+static bool emu_cluster_name(const char *name, char *parent, size_t psz, const char **id)
+{
+	const char *coll = strstr(name, EMU_COLL);
+	int slashes = 0;
+
+	if (!coll || (size_t) (coll - name) >= psz)
+		return false;
+	for (const char *p = name; p < coll; p++)
+		slashes += *p == '/';
+	if (slashes != 3 || !mdc_startswith(name, "projects/") || !strstr(name, "/locations/"))
+		return false;
+	memcpy(parent, name, (size_t) (coll - name));
+	parent[coll - name] = '\0';
+	coll += strlen(EMU_COLL);
+	if (!*coll) {
+		*id = NULL;
+		return true;
+	}
+	if (*coll != '/' || !coll[1] || strchr(coll + 1, '/'))
+		return false;
+	*id = coll + 1;
+	return true;
+}
+
+static void emu_images(struct emu *e, struct mdc_images *im)
+{
+	im->defaults = e->images;
+}
+
+static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *parent,
+			      struct emu_response *out)
+{
+	const char *id = emu_query(r, "model_development_cluster_id");
+	struct mdc_images im;
+	struct mdc_ctx ctx;
+	json_object *cl = NULL, *final, *op;
+	char name[1024], now[40];
+
+	if (!id)
+		id = emu_query(r, "modelDevelopmentClusterId");
+	if (!id || !*id)
+		return emu_reply_bad_field(out, "model_development_cluster_id",
+					   "missing query parameter 'model_development_cluster_id'");
+	if (!r->body || !json_object_is_type(r->body, json_type_object))
+		return emu_reply_bad_field(out, "model_development_cluster",
+					   "the request body must be a ModelDevelopmentCluster object");
+	snprintf(name, sizeof(name), "%s%s/%s", parent, EMU_COLL, id);
+	if (emu_store_get(e, "cluster", name))
+		return emu_reply_error(out, "ALREADY_EXISTS", "model development cluster '%s' already exists",
+				       name);
+	mdc_ctx_clear(&ctx);
+	emu_images(e, &im);
+	if (mdc_rules_check_create(id, r->body, &im, &cl, &ctx))
+		return emu_reply_ctx(out, &ctx);
+	emu_now_rfc3339(now, sizeof(now));
+	mdc_json_set(cl, "name", json_object_new_string(name));
+	mdc_json_set(cl, "create_time", json_object_new_string(now));
+	mdc_json_set(cl, "update_time", json_object_new_string(now));
+	mdc_json_set(cl, "state", json_object_new_string("PROVISIONING"));
+	mdc_json_set(cl, EMU_NEVER_UPDATED, json_object_new_boolean(1));
+	mdc_json_set(cl, EMU_NODES_CHANGED, json_object_new_boolean(1));
+	final = mdc_json_copy(cl);
+	mdc_json_set(final, "state", json_object_new_string("RUNNING"));
+	emu_store_put(e, "cluster", name, cl);
+	op = emu_op_start(e, &(struct emu_op_spec) {
+		.parent = parent,
+		.metadata_type = EMU_API "CreateModelDevelopmentClusterOperationMetadata",
+		.progress = "creating model development cluster",
+		.kind = "cluster", .res_name = name, .final = final,
+		.response_type = EMU_API "ModelDevelopmentCluster",
+	});
+	if (!op)
+		return emu_reply_error(out, "INTERNAL", "out of memory");
+	return emu_reply(out, 200, op);
+}
+
+static int emu_cluster_get(struct emu *e, const char *name, struct emu_response *out)
+{
+	json_object *cl = emu_store_get(e, "cluster", name);
+
+	if (!cl)
+		return emu_reply_error(out, "NOT_FOUND", "model development cluster '%s' not found", name);
+	return emu_reply(out, 200, emu_cluster_view(cl));
+}
+
+static int emu_cluster_list(struct emu *e, struct emu_request *r, const char *parent,
+			    struct emu_response *out)
+{
+	const char *ps = emu_query(r, "page_size"), *pt = emu_query(r, "page_token");
+	char prefix[1100], next[32];
+	json_object *all, *page, *res;
+	long size = 50, start = 0;
+	char *end;
+	size_t n;
+
+	if (!ps)
+		ps = emu_query(r, "pageSize");
+	if (!pt)
+		pt = emu_query(r, "pageToken");
+	if (ps && *ps) {
+		size = strtol(ps, &end, 10);
+		if (*end || size < 0)
+			return emu_reply_bad_field(out, "page_size", "invalid pageSize '%s': expected "
+						   "a non-negative integer", ps);
+		if (size == 0 || size > 1000)
+			size = size ? 1000 : 50;
+	}
+	if (pt && *pt) {
+		start = strtol(pt, &end, 10);
+		if (*end || start < 0 || !mdc_startswith(pt, "") || pt[0] == '-')
+			return emu_reply_bad_field(out, "page_token", "invalid pageToken '%s': pass the "
+						   "nextPageToken of the previous page", pt);
+	}
+	snprintf(prefix, sizeof(prefix), "%s%s/", parent, EMU_COLL);
+	all = emu_store_list(e, "cluster", prefix);
+	n = json_object_array_length(all);
+	if ((size_t) start > n) {
+		json_object_put(all);
+		return emu_reply_bad_field(out, "page_token", "invalid pageToken '%s': pass the "
+					   "nextPageToken of the previous page", pt);
+	}
+	page = json_object_new_array();
+	for (size_t i = (size_t) start; i < n && i < (size_t) (start + size); i++)
+		json_object_array_add(page, emu_cluster_view(json_object_array_get_idx(all, i)));
+	res = json_object_new_object();
+	json_object_object_add(res, "model_development_clusters", page);
+	if ((size_t) (start + size) < n) {
+		snprintf(next, sizeof(next), "%ld", start + size);
+		json_object_object_add(res, "next_page_token", json_object_new_string(next));
+	}
+	json_object_put(all);
+	return emu_reply(out, 200, res);
+}
+
+static int emu_cluster_busy(json_object *cl, const char *name, struct emu_response *out)
+{
+	const char *st = mdc_json_get_str(cl, "state", "");
+
+	if (!strcmp(st, "RUNNING") || !strcmp(st, "ERROR"))
+		return 0;
+	emu_reply_error(out, "ABORTED", "model development cluster '%s' is %s: another operation "
+			"is in progress; wait for it to finish and retry", name, st);
+	return 1;
+}
+
+/* C11: what recreating the pools means, for the operation's progressMessage. */
+static void emu_recreate_message(const json_object *cl, const struct mdc_strv *pools,
+				 struct mdc_buf *msg)
+{
+	const char *login = mdc_json_get_str(mdc_json_get_path(cl, "orchestrator_spec.slurm_spec"),
+					     "login_node_pool_id", "");
+
+	mdc_buf_adds(msg, "updating model development cluster");
+	for (size_t i = 0; i < pools->n; i++) {
+		if (!strcmp(pools->v[i], login))
+			mdc_buf_addf(msg, "; recreating login node pool '%s' on a new image: active "
+				     "SSH sessions end and the login node's boot disk is discarded",
+				     pools->v[i]);
+		else
+			mdc_buf_addf(msg, "; recreating node pool '%s' on a new image: its compute "
+				     "nodes are drained and replaced", pools->v[i]);
+	}
+}
+
+static void emu_add_events(json_object *cl, const json_object *old, const struct mdc_strv *pools)
+{
+	json_object *events = mdc_json_get_arr(cl, "cluster_events");
+	char now[40];
+
+	if (!pools->n)
+		return;
+	if (!events) {
+		events = json_object_new_array();
+		mdc_json_set(cl, "cluster_events", events);
+	}
+	emu_now_rfc3339(now, sizeof(now));
+	for (size_t i = 0; i < pools->n; i++) {
+		json_object *ev = json_object_new_object();
+		const char *from = "", *to = "";
+		json_object *op = mdc_json_get_arr(old, "node_pools"), *np = mdc_json_get_arr(cl, "node_pools");
+
+		for (size_t j = 0; op && j < json_object_array_length(op); j++)
+			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(op, j), "id", ""), pools->v[i]))
+				from = mdc_json_get_str(json_object_array_get_idx(op, j), "node_image", "");
+		for (size_t j = 0; np && j < json_object_array_length(np); j++)
+			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(np, j), "id", ""), pools->v[i]))
+				to = mdc_json_get_str(json_object_array_get_idx(np, j), "node_image", "");
+		json_object_object_add(ev, "event_type", json_object_new_string("VM_DELETION"));
+		json_object_object_add(ev, "node_pool_id", json_object_new_string(pools->v[i]));
+		json_object_object_add(ev, "event_time", json_object_new_string(now));
+		{
+			char desc[600];
+
+			snprintf(desc, sizeof(desc), "node pool '%s' recreated: image '%s' -> '%s'",
+				 pools->v[i], from, to);
+			json_object_object_add(ev, "description", json_object_new_string(desc));
+		}
+		json_object_array_add(events, ev);
+	}
+}
+
+static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *parent,
+			     const char *name, struct emu_response *out)
+{
+	const char *mask_s = emu_query(r, "update_mask"), *mode_s = emu_query(r, "update_mode");
+	struct mdc_strv mask = MDC_STRV_INIT;
+	struct mdc_patch_result res = { 0 };
+	struct mdc_buf msg = MDC_BUF_INIT;
+	struct mdc_images im;
+	struct mdc_ctx ctx;
+	json_object *cl = emu_store_get(e, "cluster", name), *final, *op;
+	int mode;
+	char now[40];
+
+	if (!mask_s)
+		mask_s = emu_query(r, "updateMask");
+	if (!mode_s)
+		mode_s = emu_query(r, "updateMode");
+	if (!cl)
+		return emu_reply_error(out, "NOT_FOUND", "model development cluster '%s' not found", name);
+	if (emu_cluster_busy(cl, name, out))
+		return 0;
+	mode = mdc_mode_parse(mode_s);
+	if (mode < 0)
+		return emu_reply_bad_field(out, "update_mode", "invalid updateMode '%s': expected "
+					   "UPDATE_MODE_UNSPECIFIED, USER_ONLY or USER_AND_SERVICE", mode_s);
+	if (!r->body || !json_object_is_type(r->body, json_type_object))
+		return emu_reply_bad_field(out, "model_development_cluster",
+					   "the request body must be a ModelDevelopmentCluster object");
+	mdc_ctx_clear(&ctx);
+	if (mask_s && *mask_s && mdc_rules_parse_mask(mask_s, &mask, &ctx)) {
+		emu_reply_ctx(out, &ctx);
+		goto out;
+	}
+	emu_images(e, &im);
+	if (mdc_rules_apply_patch(cl, r->body, mask_s && *mask_s ? &mask : NULL,
+				  (enum mdc_update_mode) mode, &im, &res, &ctx)) {
+		emu_reply_ctx(out, &ctx);
+		goto out;
+	}
+	final = res.cluster;
+	res.cluster = NULL;
+	emu_now_rfc3339(now, sizeof(now));
+	mdc_json_set(final, "update_time", json_object_new_string(now));
+	mdc_json_set(final, "state", json_object_new_string("RUNNING"));
+	mdc_json_del(final, EMU_NEVER_UPDATED);
+	mdc_json_set(final, EMU_NODES_CHANGED, json_object_new_boolean(res.nodes_changed));
+	emu_add_events(final, cl, &res.recreated);
+	emu_recreate_message(final, &res.recreated, &msg);
+	mdc_json_set(cl, "state", json_object_new_string("UPDATING"));
+	e->dirty = true;
+	op = emu_op_start(e, &(struct emu_op_spec) {
+		.parent = parent,
+		.metadata_type = EMU_API "UpdateModelDevelopmentClusterOperationMetadata",
+		.progress = mdc_buf_str(&msg),
+		.kind = "cluster", .res_name = name, .final = final,
+		.response_type = EMU_API "ModelDevelopmentCluster",
+	});
+	if (!op)
+		emu_reply_error(out, "INTERNAL", "out of memory");
+	else
+		emu_reply(out, 200, op);
+out:
+	mdc_patch_result_free(&res);
+	mdc_strv_free(&mask);
+	mdc_buf_free(&msg);
+	return 0;
+}
+
+static int emu_cluster_delete(struct emu *e, const char *parent, const char *name,
+			      struct emu_response *out)
+{
+	json_object *cl = emu_store_get(e, "cluster", name), *op;
+
+	if (!cl)
+		return emu_reply_error(out, "NOT_FOUND", "model development cluster '%s' not found", name);
+	if (emu_cluster_busy(cl, name, out))
+		return 0;
+	mdc_json_set(cl, "state", json_object_new_string("STOPPING"));
+	e->dirty = true;
+	op = emu_op_start(e, &(struct emu_op_spec) {
+		.parent = parent,
+		.metadata_type = EMU_API "DeleteOperationMetadata",
+		.progress = "deleting model development cluster",
+		.kind = "cluster", .res_name = name, .delete_res = true,
+	});
+	if (!op)
+		return emu_reply_error(out, "INTERNAL", "out of memory");
+	return emu_reply(out, 200, op);
+}
+
+void emu_cluster_op_done(struct emu *e, json_object *op, bool failed)
+{
+	const char *name = mdc_json_get_str(op, "_res_name", "");
+	json_object *cl = emu_store_get(e, "cluster", name), *resp;
+
+	if (failed) {
+		/* the change never happened: a failed create leaves nothing */
+		if (cl && !strcmp(mdc_json_get_str(cl, "state", ""), "PROVISIONING"))
+			emu_store_del(e, "cluster", name);
+		else if (cl)
+			mdc_json_set(cl, "state", json_object_new_string("RUNNING"));
+		return;
+	}
+	/* the response shows what GET shows */
+	if (cl && (resp = mdc_json_get_obj(op, "response"))) {
+		json_object *v = emu_cluster_view(cl);
+
+		json_object_object_add(v, "@type", json_object_new_string(EMU_API "ModelDevelopmentCluster"));
+		json_object_object_add(op, "response", v);
+	}
+	if (cl)
+		emu_sync_schedule(e, cl, mdc_json_get_bool(cl, EMU_NODES_CHANGED, false));
+}
+
+int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response *out)
+{
+	char parent[512];
+	const char *id;
+
+	if (!emu_cluster_name(r->name, parent, sizeof(parent), &id))
+		return emu_reply_error(out, "NOT_FOUND", "no route for %s '%s'", r->method, r->path);
+	if (!id) {
+		if (!strcmp(r->method, "POST"))
+			return emu_cluster_create(e, r, parent, out);
+		if (!strcmp(r->method, "GET"))
+			return emu_cluster_list(e, r, parent, out);
+	} else {
+		if (!strcmp(r->method, "GET"))
+			return emu_cluster_get(e, r->name, out);
+		if (!strcmp(r->method, "PATCH"))
+			return emu_cluster_patch(e, r, parent, r->name, out);
+		if (!strcmp(r->method, "DELETE"))
+			return emu_cluster_delete(e, parent, r->name, out);
+	}
+	return emu_reply_error(out, "NOT_FOUND", "method %s not allowed on '%s'", r->method, r->path);
+}
+
+/* --- /emulator/v1: test control ----------------------------------------------- */
+
+int emu_images_route(struct emu *e, struct emu_request *r, struct emu_response *out)
+{
+	const char *type, *image;
+
+	if (!strcmp(r->path, "/emulator/v1/images") && !strcmp(r->method, "GET"))
+		return emu_reply(out, 200, mdc_json_copy(e->images));
+	if (strcmp(r->path, "/emulator/v1/images:advance") || strcmp(r->method, "POST"))
+		return emu_reply_error(out, "NOT_FOUND", "no route for %s '%s'", r->method, r->path);
+	type = mdc_json_get_str(r->body, "machine_type", NULL);
+	image = mdc_json_get_str(r->body, "image", NULL);
+	if (!type || !*type)
+		return emu_reply_bad_field(out, "machine_type", "missing 'machineType' (use \"*\" for "
+					   "every machine type)");
+	if (!image || !*image || mdc_has_ctrl(image))
+		return emu_reply_bad_field(out, "image", "missing or invalid 'image'");
+	json_object_object_add(e->images, type, json_object_new_string(image));
+	e->dirty = true;
+	return emu_reply(out, 200, mdc_json_copy(e->images));
+}

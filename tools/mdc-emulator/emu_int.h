@@ -1,0 +1,82 @@
+/* emu_int.h - the emulator's private state, shared by its own files only
+ * (emu_pr.c sees emu.h).  (owner: emulator) */
+#ifndef EMU_INT_H
+#define EMU_INT_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include "emu.h"
+#include "mdc_rules.h"
+
+enum emu_fault_kind { EMU_FAULT_CODE, EMU_FAULT_LATENCY, EMU_FAULT_DROP, EMU_FAULT_OPFAIL };
+
+struct emu_fault {
+	char method[16];	/* "GET", ..., or "*" */
+	enum emu_fault_kind kind;
+	int code;		/* EMU_FAULT_CODE */
+	double rate;		/* CODE, DROP: probability 0..1 */
+	int ms;			/* LATENCY */
+};
+
+#define EMU_MAX_FAULTS 16
+#define EMU_MAX_HOOKS 64
+
+struct emu_hook {		/* in-memory done callbacks of running ops */
+	char *op;
+	emu_op_done_fn fn;
+	void *arg;
+};
+
+struct emu {
+	pthread_mutex_t lock;
+	json_object *store;	/* {kind: {name: resource}} */
+	json_object *images;	/* {machine_type: image}, "*" = any other type */
+	unsigned long next_op;
+	double lro_seconds;
+	bool dirty;
+
+	char *state_path;
+	FILE *log;
+	pthread_mutex_t log_lock;
+	const char *token, *ro_token;
+
+	struct emu_fault faults[EMU_MAX_FAULTS];
+	size_t nfaults;
+	bool op_fail;
+	pthread_mutex_t rng_lock;
+	unsigned long long rng;
+
+	const char *slurm_conf, *slurm_base, *reload_cmd, *restart_cmd;
+	double sync_delay;
+	bool sync_pending, sync_restart;
+	double sync_due;
+
+	struct emu_hook hooks[EMU_MAX_HOOKS];
+};
+
+/* emu_state.c */
+int emu_state_load(struct emu *e, struct mdc_ctx *ctx);
+/* Finish due operations (lock held). */
+void emu_ops_tick(struct emu *e);
+/* Run a due slurm.conf sync command (lock NOT held). */
+void emu_sync_tick(struct emu *e);
+/* Regenerate slurm.conf from CLUSTER and schedule reload/restart (lock held). */
+void emu_sync_schedule(struct emu *e, const json_object *cluster, bool restart);
+double emu_now(void);
+double emu_random(struct emu *e);
+
+/* emu_cluster.c */
+int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response *out);
+int emu_images_route(struct emu *e, struct emu_request *r, struct emu_response *out);
+/* Cluster LRO finished (lock held). */
+void emu_cluster_op_done(struct emu *e, json_object *op, bool failed);
+/* Answer view of a stored cluster (new reference). */
+json_object *emu_cluster_view(const json_object *cluster);
+
+/* emu_server.c */
+int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop);
+/* New reference: OBJ in lowerCamelCase without '_' keys. */
+json_object *emu_public(const json_object *obj);
+
+#endif
