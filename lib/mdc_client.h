@@ -23,8 +23,34 @@ struct mdc_settings {
 	char *token_file;
 	char *lock_dir;		/* writer lock directory (default /run/lock or $TMPDIR) */
 	char *slurm_conf;	/* the live slurm.conf (SLURM_CONF, else /etc/slurm/slurm.conf) */
+	/* added by the client: the short forms (config file keys Project,
+	 * Region, ClusterId; env MDC_PROJECT, MDC_REGION) and the config path
+	 * that was read (NULL when none existed) */
+	char *project;
+	char *region;
+	char *cluster_id;
+	char *conf_path;
 };
+/* Fill S (zero it first) from the config file and the environment.  A
+ * missing default config file is not an error; a missing MDC_CONF file,
+ * an unreadable file or an unknown key is (MDC_ERR_INVAL/IO, with
+ * "file:line"). */
 int mdc_settings_load(struct mdc_settings *s, struct mdc_ctx *ctx);
+/* Parse config-file TEXT into S (WHERE names it in messages). */
+int mdc_settings_parse(struct mdc_settings *s, const char *text, const char *where,
+		       struct mdc_ctx *ctx);
+/* Complete S: build cluster from project/region/cluster_id when it is not
+ * a full name (each part checked), and default the endpoint to
+ * https://REGION-aiplatform.googleapis.com.  NEED_CLUSTER: a missing
+ * cluster is MDC_ERR_USAGE naming the options to use. */
+int mdc_settings_resolve(struct mdc_settings *s, bool need_cluster, struct mdc_ctx *ctx);
+/* Split a full cluster name; each out string is malloc'ed (caller frees,
+ * any out may be NULL).  MDC_ERR_INVAL when NAME is not of the form
+ * projects/P/locations/R/modelDevelopmentClusters/C. */
+int mdc_cluster_name_split(const char *name, char **project, char **region, char **id,
+			   struct mdc_ctx *ctx);
+/* Replace *DST with a copy of VAL (NULL clears); 0 or MDC_ERR_NOMEM. */
+int mdc_settings_set(char **dst, const char *val);
 void mdc_settings_free(struct mdc_settings *s);
 
 struct mdc_client;
@@ -33,6 +59,71 @@ struct mdc_client;
  * The caller frees it with mdc_client_free. */
 int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct mdc_ctx *ctx);
 void mdc_client_free(struct mdc_client *c);
+
+/* True when URL's host is 127.0.0.0/8, ::1 or "localhost". */
+bool mdc_url_is_loopback(const char *url);
+
+/* Transport (mdc_http.c).  One request; never retries.  HEADERS: NULL-
+ * terminated "Name: value" strings (may be NULL).  On any HTTP answer
+ * returns 0 with *STATUS set and *BODY the malloc'ed body (caller frees,
+ * never NULL on success); *RETRY_AFTER_S the Retry-After header in
+ * seconds (-1 when absent).  Transport failures are MDC_ERR_HTTP (a
+ * timeout is MDC_ERR_TIMEOUT) with curl's message.  Timeouts in seconds. */
+struct mdc_http_req {
+	const char *method;
+	const char *url;
+	const char *const *headers;
+	const char *body;		/* NULL = none */
+	long connect_timeout_s;
+	long timeout_s;
+};
+struct mdc_http_resp {
+	long status;
+	char *body;
+	size_t len;
+	double retry_after_s;
+};
+int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
+		struct mdc_ctx *ctx);
+void mdc_http_resp_free(struct mdc_http_resp *resp);
+
+/* Auth (mdc_auth.c): the bearer token for C, from MDC_ACCESS_TOKEN, the
+ * token file, the GCE metadata server (MDC_METADATA_URL overrides its URL;
+ * the answer is cached in C until it expires) or `gcloud auth
+ * print-access-token`.  For a loopback http endpoint only the explicit
+ * sources are tried (env, token file, an explicit MDC_METADATA_URL) and
+ * "no token" is not an error (*TOKEN = NULL): real credentials are never
+ * handed to a local emulator.  *TOKEN is borrowed from C.  The token is
+ * never logged. */
+int mdc_auth_token(struct mdc_client *c, const char **token, struct mdc_ctx *ctx);
+/* Forget the cached token (after a 401). */
+void mdc_auth_forget(struct mdc_client *c);
+
+/* Parse a Google error body (C15) into CTX: MDC_ERR_API with http_code,
+ * status and the message "STATUS: message (field 'f': why; ...)".  A body
+ * that is not a Google error still gives one line with the HTTP code.
+ * 404 maps to MDC_ERR_NOTFOUND, 401/403 to MDC_ERR_AUTH, 409/ABORTED/
+ * FAILED_PRECONDITION to MDC_ERR_CONFLICT.  *RETRY_DELAY_S gets RetryInfo's
+ * delay (-1 when absent; may be NULL).  Returns the error. */
+int mdc_api_error(long http_code, const char *body, size_t len, double *retry_delay_s,
+		  struct mdc_ctx *ctx);
+/* "1.5s" (a google.protobuf.Duration in JSON) -> 1.5; -1 if malformed. */
+double mdc_duration_parse(const char *s);
+/* Backoff before retry ATTEMPT (0-based): BASE_S * 2^attempt capped at
+ * CAP_S, with up to 50% random jitter subtracted. */
+double mdc_backoff(unsigned attempt, double base_s, double cap_s);
+
+/* Cluster CRUD and listing; PARENT is projects/P/locations/R.  *LIST gets
+ * every cluster across pages (a new array).  *OP the LRO. */
+int mdc_cluster_list(struct mdc_client *c, const char *parent, json_object **list,
+		     struct mdc_ctx *ctx);
+int mdc_cluster_create(struct mdc_client *c, const char *parent, const char *id,
+		       const json_object *cluster, json_object **op, struct mdc_ctx *ctx);
+int mdc_cluster_delete(struct mdc_client *c, const char *name, json_object **op,
+		       struct mdc_ctx *ctx);
+/* GET an operation by its full name (polled with /v1/). */
+int mdc_operation_get(struct mdc_client *c, const char *op_name, json_object **op,
+		      struct mdc_ctx *ctx);
 
 /* One REST call.  PATH is relative to the endpoint ("v1beta1/projects/...");
  * QUERY may be NULL; BODY may be NULL.  *RESP gets the parsed answer in
@@ -63,6 +154,17 @@ struct mdc_lro_opts {
 };
 int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro_opts *o,
 		 json_object **done, struct mdc_ctx *ctx);
+/* The LRO's delay after poll N (0-based): 1 s x1.4^N, capped at 30 s. */
+double mdc_lro_delay(unsigned n);
+
+/* Writer lock (mdc_lock.c): an flock()ed file "mdc-<cluster>.lock" in DIR
+ * (NULL: MDC_LOCK_DIR's default, /run/lock when writable, else $TMPDIR or
+ * /tmp).  Waits up to TIMEOUT_S (0 = fail at once with MDC_ERR_CONFLICT),
+ * stops on *INTERRUPTED.  *FD gets the descriptor to pass to
+ * mdc_lock_release. */
+int mdc_lock_acquire(const char *dir, const char *cluster, double timeout_s,
+		     volatile sig_atomic_t *interrupted, int *fd, struct mdc_ctx *ctx);
+void mdc_lock_release(int fd);
 
 /* The safe write (C14): take the writer lock, GET the cluster, wait while
  * it is UPDATING (or fail with no_wait), plan IN against that fresh state,
@@ -77,7 +179,14 @@ struct mdc_update_opts {
 	bool (*confirm)(const struct mdc_plan *plan, void *arg);
 	void *confirm_arg;
 	struct mdc_lro_opts lro;
+	double lock_timeout_s;			/* 0 = the LRO timeout */
+	double updating_timeout_s;		/* wait for UPDATING to end; 0 = the LRO timeout */
 };
+/* In mdc_update_run: a cancelled confirmation is MDC_ERR_REFUSED with the
+ * message "cancelled"; an empty plan returns 0 with *OP_OUT = NULL and
+ * sends nothing.  When the PATCH's fate is unknown (timeout, dropped
+ * connection) the cluster is read again and the message says whether the
+ * change is present, still being applied or absent; nothing is resent. */
 int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 		   const struct mdc_intent *in, const struct mdc_update_opts *o,
 		   struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx);

@@ -1,40 +1,427 @@
-/* cmd_cluster.c - stub: replaced by the area that owns these commands. */
+/* cmd_cluster.c - whole-cluster commands: describe, list, create, delete,
+ * update (raw PATCH, still validated), operations.  (owner: client) */
+#define _GNU_SOURCE	/* asprintf */
 #include "config.h"
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "mdc_buf.h"
+#include "mdc_json.h"
+#include "mdc_rules.h"
+#include "mdc_str.h"
 #include "mdcctl.h"
 
-int cmd_create(struct mdcctl *g, int argc, char **argv)
+/* "a, b" from the string array ARR (or FIELD of each object in it). */
+static void cluster_join(struct mdc_buf *b, const json_object *arr, const char *field)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	size_t n = json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(arr, i);
+
+		mdc_buf_adds(b, i ? "," : "");
+		mdc_buf_adds(b, field ? mdc_json_get_str(e, field, "?") : json_object_get_string(e));
+	}
 }
 
-int cmd_delete(struct mdcctl *g, int argc, char **argv)
+static void cluster_print_map(const char *indent, const json_object *map)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	if (!json_object_is_type(map, json_type_object))
+		return;
+	json_object_object_foreach((json_object *) map, k, v)
+		printf("%s%s=%s\n", indent, k, json_object_get_string(v));
+}
+
+/* The text form of describe: what an admin looks at first. */
+static void cluster_print_text(const json_object *cl)
+{
+	json_object *slurm = mdc_json_get_path(cl, "orchestrator_spec.slurm_spec");
+	json_object *pools = mdc_json_get_arr(cl, "node_pools");
+	json_object *parts = mdc_json_get_arr(slurm, "partitions");
+	struct mdc_buf b = MDC_BUF_INIT;
+
+	printf("name:              %s\n", mdc_json_get_str(cl, "name", "?"));
+	printf("state:             %s\n", mdc_json_get_str(cl, "state", "?"));
+	if (mdc_json_get_str(cl, "display_name", NULL))
+		printf("display name:      %s\n", mdc_json_get_str(cl, "display_name", ""));
+	printf("default partition: %s\n", mdc_json_get_str(slurm, "default_partition_id", "-"));
+	printf("login node pool:   %s\n", mdc_json_get_str(slurm, "login_node_pool_id", "-"));
+	for (size_t i = 0; pools && i < json_object_array_length(pools); i++) {
+		json_object *p = json_object_array_get_idx(pools, i);
+		json_object *sc = mdc_json_get_obj(p, "scaling_spec");
+		const char *img = mdc_json_get_str(p, "node_image", "");
+
+		printf("node pool %s: %s, %lld..%lld nodes, image %s\n", mdc_json_get_str(p, "id", "?"),
+		       mdc_json_get_str(mdc_json_get_obj(p, "machine_spec"), "machine_type", "?"),
+		       (long long) mdc_json_get_int(sc, "min_node_count", 0),
+		       (long long) mdc_json_get_int(sc, "max_node_count", 0),
+		       *img ? img : "(not pinned)");
+	}
+	for (size_t i = 0; parts && i < json_object_array_length(parts); i++) {
+		json_object *p = json_object_array_get_idx(parts, i);
+
+		mdc_buf_reset(&b);
+		cluster_join(&b, mdc_json_get_arr(p, "node_pool_ids"), NULL);
+		printf("partition %s: node pools %s\n", mdc_json_get_str(p, "id", "?"), mdc_buf_str(&b));
+		cluster_print_map("  ", mdc_json_get_obj(p, "config"));
+	}
+	if (mdc_json_get_obj(slurm, "config")) {
+		printf("config:\n");
+		cluster_print_map("  ", mdc_json_get_obj(slurm, "config"));
+	}
+	if (mdc_json_get_obj(cl, "labels")) {
+		printf("labels:\n");
+		cluster_print_map("  ", mdc_json_get_obj(cl, "labels"));
+	}
+	mdc_buf_free(&b);
 }
 
 int cmd_describe(struct mdcctl *g, int argc, char **argv)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	json_object *cl = NULL;
+	struct mdc_ctx ctx;
+	int rc;
+
+	(void) argv;
+	mdc_ctx_clear(&ctx);
+	memset(&s, 0, sizeof(s));
+	if (argc != 1) {
+		rc = mdcctl_usage(g, "usage: mdcctl describe");
+		goto out;
+	}
+	if ((rc = mdcctl_connect(g, true, &s, &c, &ctx)) || (rc = mdc_cluster_get(c, s.cluster, &cl, &ctx))) {
+		rc = mdcctl_fail(g, &ctx);
+		goto out;
+	}
+	if (g->format == MDCCTL_JSON)
+		mdcctl_print_json(cl);
+	else
+		cluster_print_text(cl);
+out:
+	json_object_put(cl);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
 }
 
 int cmd_list(struct mdcctl *g, int argc, char **argv)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	json_object *list = NULL;
+	char *project = NULL, *region = NULL, *parent = NULL;
+	struct mdc_ctx ctx;
+	int rc;
+
+	(void) argv;
+	mdc_ctx_clear(&ctx);
+	memset(&s, 0, sizeof(s));
+	if (argc != 1) {
+		rc = mdcctl_usage(g, "usage: mdcctl list");
+		goto out;
+	}
+	if ((rc = mdcctl_connect(g, false, &s, &c, &ctx)))
+		goto fail;
+	if (s.cluster && (rc = mdc_cluster_name_split(s.cluster, &project, &region, NULL, &ctx)))
+		goto fail;
+	if (!project && s.project && !(project = strdup(s.project)))
+		goto nomem;
+	if (!region && s.region && !(region = strdup(s.region)))
+		goto nomem;
+	if (!project || !region) {
+		rc = mdcctl_usage(g, "list needs --project and --region (or --cluster NAME)");
+		goto out;
+	}
+	if (asprintf(&parent, "projects/%s/locations/%s", project, region) < 0) {
+		parent = NULL;
+		goto nomem;
+	}
+	if ((rc = mdc_cluster_list(c, parent, &list, &ctx)))
+		goto fail;
+	if (g->format == MDCCTL_JSON) {
+		mdcctl_print_json(list);
+	} else {
+		for (size_t i = 0; i < json_object_array_length(list); i++) {
+			json_object *cl = json_object_array_get_idx(list, i);
+
+			printf("%s\t%s\n", mdc_json_get_str(cl, "name", "?"),
+			       mdc_json_get_str(cl, "state", "?"));
+		}
+	}
+	goto out;
+nomem:
+	mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	free(project);
+	free(region);
+	free(parent);
+	json_object_put(list);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
+}
+
+/* Read a JSON object from PATH ("-" = stdin) in snake_case. */
+static int cluster_read_json(const char *path, json_object **out, struct mdc_ctx *ctx)
+{
+	json_object *raw = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!strcmp(path, "-"))
+		path = "/dev/stdin";
+	if ((rc = mdc_json_parse_file(path, &raw, ctx)))
+		return rc;
+	if (!json_object_is_type(raw, json_type_object)) {
+		json_object_put(raw);
+		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: expected a JSON object (a ModelDevelopmentCluster)",
+				path);
+	}
+	*out = mdc_json_normalize(raw, MDC_CASE_SNAKE);
+	json_object_put(raw);
+	return *out ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+}
+
+int cmd_create(struct mdcctl *g, int argc, char **argv)
+{
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	struct mdc_images images = { NULL };
+	json_object *body = NULL, *checked = NULL, *op = NULL;
+	char *project = NULL, *region = NULL, *id = NULL, *parent = NULL;
+	struct mdc_ctx ctx;
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	memset(&s, 0, sizeof(s));
+	if (argc != 2) {
+		rc = mdcctl_usage(g, "usage: mdcctl --cluster NAME create FILE");
+		goto out;
+	}
+	/* everything is checked before the first request */
+	if ((rc = mdcctl_settings(g, true, &s, &ctx)) ||
+	    (rc = mdc_cluster_name_split(s.cluster, &project, &region, &id, &ctx)) ||
+	    (rc = cluster_read_json(argv[1], &body, &ctx)))
+		goto fail;
+	if ((rc = mdc_rules_check_create(id, body, &images, &checked, &ctx))) {
+		if (rc != MDC_ERR_NOMEM)
+			ctx.err = MDC_ERR_REFUSED;
+		mdc_ctx_prefix(&ctx, "%s", argv[1]);
+		goto fail;
+	}
+	if (asprintf(&parent, "projects/%s/locations/%s", project, region) < 0) {
+		parent = NULL;
+		mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	if ((rc = mdc_client_new(&s, &c, &ctx)) ||
+	    (rc = mdc_cluster_create(c, parent, id, body, &op, &ctx)))
+		goto fail;
+	rc = mdcctl_finish_op(g, c, op);
+	goto out;
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	free(project);
+	free(region);
+	free(id);
+	free(parent);
+	json_object_put(body);
+	json_object_put(checked);
+	json_object_put(op);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
+}
+
+int cmd_delete(struct mdcctl *g, int argc, char **argv)
+{
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	json_object *op = NULL;
+	struct mdc_ctx ctx;
+	char q[1200];
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	memset(&s, 0, sizeof(s));
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--yes") || !strcmp(argv[i], "-y")) {
+			g->yes = true;
+		} else {
+			rc = mdcctl_usage(g, "usage: mdcctl delete [--yes]");
+			goto out;
+		}
+	}
+	if ((rc = mdcctl_settings(g, true, &s, &ctx)))
+		goto fail;
+	if (!g->yes && !isatty(STDIN_FILENO)) {
+		mdc_fail(&ctx, MDC_ERR_REFUSED, "refusing to delete cluster '%s' without --yes "
+			 "(stdin is not a terminal to ask on)", s.cluster);
+		goto fail;
+	}
+	snprintf(q, sizeof(q), "Delete cluster '%s' and all its nodes?", s.cluster);
+	if (!mdcctl_confirm(g, q)) {
+		mdc_fail(&ctx, MDC_ERR_REFUSED, "cancelled: nothing was sent");
+		goto fail;
+	}
+	if ((rc = mdc_client_new(&s, &c, &ctx)) || (rc = mdc_cluster_delete(c, s.cluster, &op, &ctx)))
+		goto fail;
+	rc = mdcctl_finish_op(g, c, op);
+	goto out;
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	json_object_put(op);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
+}
+
+/* update FILE --update-mask PATHS [--update-mode M]: the payload goes as
+ * given, but only after the same rules the service applies accept it on
+ * a fresh read, under the writer lock. */
+int cmd_update(struct mdcctl *g, int argc, char **argv)
+{
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	struct mdc_update_opts uo;
+	struct mdc_strv mask = MDC_STRV_INIT;
+	struct mdc_patch_result res;
+	struct mdc_images images = { NULL };
+	json_object *body = NULL, *cur = NULL, *op = NULL;
+	const char *file = NULL, *mask_arg = NULL, *state;
+	struct mdc_ctx ctx;
+	int rc, lock = -1;
+
+	mdc_ctx_clear(&ctx);
+	memset(&s, 0, sizeof(s));
+	memset(&res, 0, sizeof(res));
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--update-mask") && i + 1 < argc)
+			mask_arg = argv[++i];
+		else if (!strncmp(argv[i], "--update-mask=", 14))
+			mask_arg = argv[i] + 14;
+		else if (argv[i][0] != '-' && !file)
+			file = argv[i];
+		else {
+			rc = mdcctl_usage(g, "usage: mdcctl update FILE --update-mask PATHS [--update-mode MODE]");
+			goto out;
+		}
+	}
+	if (!file || !mask_arg) {
+		rc = mdcctl_usage(g, "update needs FILE and --update-mask PATHS (a PATCH without a mask "
+				  "clears everything the file omits; use plan/apply for that)");
+		goto out;
+	}
+	if ((rc = mdcctl_settings(g, true, &s, &ctx)) || (rc = mdcctl_update_opts(g, &uo, &ctx)) ||
+	    (rc = cluster_read_json(file, &body, &ctx)))
+		goto fail;
+	if ((rc = mdc_rules_parse_mask(mask_arg, &mask, &ctx))) {
+		ctx.err = MDC_ERR_REFUSED;
+		goto fail;
+	}
+	if ((rc = mdc_client_new(&s, &c, &ctx)) ||
+	    (rc = mdc_lock_acquire(s.lock_dir, s.cluster, g->timeout > 0 ? g->timeout : 3600,
+				   &mdcctl_interrupted, &lock, &ctx)))
+		goto fail;
+	for (unsigned n = 0;; n++) {
+		if ((rc = mdc_cluster_get(c, s.cluster, &cur, &ctx)))
+			goto fail;
+		state = mdc_json_get_str(cur, "state", "");
+		if (strcmp(state, "UPDATING"))
+			break;
+		if (g->no_wait) {
+			mdc_fail(&ctx, MDC_ERR_CONFLICT, "cluster '%s' is UPDATING; try again later "
+				 "(or drop --no-wait to wait)", s.cluster);
+			goto fail;
+		}
+		json_object_put(cur);
+		cur = NULL;
+		sleep((unsigned) mdc_lro_delay(n));
+		if (mdcctl_interrupted) {
+			mdc_fail(&ctx, MDC_ERR_INTERRUPTED, "interrupted: nothing was sent");
+			goto fail;
+		}
+	}
+	if ((rc = mdc_rules_apply_patch(cur, body, &mask, uo.plan.mode, &images, &res, &ctx))) {
+		if (rc != MDC_ERR_NOMEM)
+			ctx.err = MDC_ERR_REFUSED;
+		mdc_ctx_prefix(&ctx, "%s", file);
+		goto fail;
+	}
+	if (res.recreated.n && !g->allow_recreate) {
+		mdc_fail(&ctx, MDC_ERR_REFUSED, "%s: node pool '%s' would move to another image and "
+			 "its nodes be recreated: set node_image, use --update-mode USER_ONLY, or give "
+			 "--allow-recreate", file, res.recreated.v[0]);
+		goto fail;
+	}
+	if ((rc = mdc_cluster_patch(c, s.cluster, body, &mask, uo.plan.mode, &op, &ctx)))
+		goto fail;
+	rc = mdcctl_finish_op(g, c, op);
+	goto out;
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	mdc_lock_release(lock);
+	mdc_patch_result_free(&res);
+	mdc_strv_free(&mask);
+	json_object_put(body);
+	json_object_put(cur);
+	json_object_put(op);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
 }
 
 int cmd_operations(struct mdcctl *g, int argc, char **argv)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
-}
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	struct mdc_update_opts uo;
+	json_object *op = NULL;
+	struct mdc_ctx ctx;
+	bool wait;
+	int rc;
 
-int cmd_update(struct mdcctl *g, int argc, char **argv)
-{
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	mdc_ctx_clear(&ctx);
+	memset(&s, 0, sizeof(s));
+	if (argc != 3 || (strcmp(argv[1], "describe") && strcmp(argv[1], "wait"))) {
+		rc = mdcctl_usage(g, "usage: mdcctl operations describe|wait NAME");
+		goto out;
+	}
+	wait = !strcmp(argv[1], "wait");
+	if ((rc = mdcctl_connect(g, false, &s, &c, &ctx)) || (rc = mdcctl_update_opts(g, &uo, &ctx)))
+		goto fail;
+	rc = wait ? mdc_lro_wait(c, argv[2], &uo.lro, &op, &ctx)
+		  : mdc_operation_get(c, argv[2], &op, &ctx);
+	if (op && g->format == MDCCTL_JSON) {
+		mdcctl_print_json(op);
+	} else if (op) {
+		json_object *err = mdc_json_get_obj(op, "error");
+		const char *pm = mdc_json_get_str(mdc_json_get_obj(op, "metadata"), "progress_message", NULL);
+
+		printf("name:     %s\n", mdc_json_get_str(op, "name", argv[2]));
+		printf("done:     %s\n", mdc_json_get_bool(op, "done", false) ? "yes" : "no");
+		if (pm)
+			printf("progress: %s\n", pm);
+		if (err)
+			printf("error:    %lld: %s\n", (long long) mdc_json_get_int(err, "code", 0),
+			       mdc_json_get_str(err, "message", ""));
+	}
+	if (rc)
+		goto fail;
+	goto out;
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	json_object_put(op);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
 }

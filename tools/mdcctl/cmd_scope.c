@@ -1,46 +1,729 @@
-/* cmd_scope.c - stub: replaced by the area that owns these commands. */
+/* cmd_scope.c - per-scope commands: config, partition, nodeset, nodepool,
+ * prolog/epilog, labels.  Reads print the fresh spec; writes check their
+ * arguments with the option table (nothing is sent on bad input), build
+ * an intent and go through mdc_update_run (lock, fresh GET, plan, PATCH,
+ * wait).  (owner: client) */
 #include "config.h"
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "mdc_buf.h"
+#include "mdc_json.h"
+#include "mdc_str.h"
+#include "sc_options.h"
 #include "mdcctl.h"
+
+/* ---- reading ---------------------------------------------------------- */
+
+/* GET the cluster for a read command; prints the error itself. */
+static int scope_read(struct mdcctl *g, json_object **cl)
+{
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	struct mdc_ctx ctx;
+	int rc;
+
+	*cl = NULL;
+	mdc_ctx_clear(&ctx);
+	memset(&s, 0, sizeof(s));
+	if ((rc = mdcctl_connect(g, true, &s, &c, &ctx)) || (rc = mdc_cluster_get(c, s.cluster, cl, &ctx)))
+		rc = mdcctl_fail(g, &ctx);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
+}
+
+static json_object *scope_slurm(const json_object *cl)
+{
+	return mdc_json_get_path(cl, "orchestrator_spec.slurm_spec");
+}
+
+/* The element of ARR whose FIELD is ID (borrowed), or NULL. */
+static json_object *scope_find(const json_object *arr, const char *field, const char *id)
+{
+	size_t n = json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(arr, i);
+
+		if (mdc_streq(mdc_json_get_str(e, field, NULL), id))
+			return e;
+	}
+	return NULL;
+}
+
+static void scope_print_map(const json_object *map)
+{
+	if (!json_object_is_type(map, json_type_object))
+		return;
+	json_object_object_foreach((json_object *) map, k, v)
+		printf("%s=%s\n", k, json_object_get_string(v));
+}
+
+/* Print OBJ (may be NULL = empty of type EMPTY) as JSON, or as text with FN. */
+static void scope_show(struct mdcctl *g, const json_object *obj, json_type empty,
+		       void (*fn)(const json_object *))
+{
+	json_object *tmp = NULL;
+
+	if (g->format == MDCCTL_JSON) {
+		if (!obj)
+			obj = tmp = empty == json_type_array ? json_object_new_array() : json_object_new_object();
+		mdcctl_print_json(obj);
+		json_object_put(tmp);
+	} else if (obj) {
+		fn(obj);
+	}
+}
+
+static int scope_not_found(struct mdcctl *g, const char *what, const char *id)
+{
+	struct mdc_ctx ctx;
+
+	mdc_ctx_clear(&ctx);
+	mdc_fail(&ctx, MDC_ERR_NOTFOUND, "no %s '%s' in the cluster", what, id);
+	return mdcctl_fail(g, &ctx);
+}
+
+/* ---- checking arguments before anything is sent ---------------------- */
+
+/* Partition and node pool ids: what a slurm.conf line and the API accept. */
+static int scope_check_id(const char *what, const char *id, struct mdc_ctx *ctx)
+{
+	size_t n = strlen(id);
+
+	if (n == 0 || n > 63)
+		return mdc_fail(ctx, MDC_ERR_INVAL, "%s id '%s': give 1 to 63 characters", what, id);
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char) id[i]) && id[i] != '-' && id[i] != '_' && id[i] != '.')
+			return mdc_fail(ctx, MDC_ERR_INVAL, "%s id '%s': use letters, digits, '-', '_' "
+					"and '.'", what, id);
+	return 0;
+}
+
+/* Google label rules: lower-case letters, digits, '-' and '_'; keys
+ * start with a letter; both at most 63 characters. */
+static int scope_check_label(const char *key, const char *value, struct mdc_ctx *ctx)
+{
+	const char *s[2] = { key, value };
+
+	for (int k = 0; k < 2; k++) {
+		if (!s[k])
+			continue;
+		if (strlen(s[k]) > 63 || (k == 0 && !islower((unsigned char) s[k][0])))
+			goto bad;
+		for (const char *p = s[k]; *p; p++)
+			if (!islower((unsigned char) *p) && !isdigit((unsigned char) *p) &&
+			    *p != '-' && *p != '_')
+				goto bad;
+		continue;
+bad:
+		return mdc_fail(ctx, MDC_ERR_INVAL, "label %s '%s': use lower-case letters, digits, "
+				"'-' and '_'%s, at most 63 characters", k ? "value" : "key", s[k],
+				k ? "" : ", starting with a letter");
+	}
+	return 0;
+}
+
+/* Add a SET op per "K=V" (SCOPE checked) or an UNSET op per "K". */
+static int scope_kv_ops(struct mdc_intent *in, enum mdc_op_kind kind, const char *id,
+			int argc, char **argv, unsigned scope, const char *where, bool set,
+			struct mdc_ctx *ctx)
+{
+	int rc = 0;
+
+	if (argc < 1)
+		return mdc_fail(ctx, MDC_ERR_USAGE, "%s: give at least one %s", where,
+				set ? "KEY=VALUE" : "KEY");
+	for (int i = 0; i < argc && !rc; i++) {
+		char *key = NULL;
+		const char *val = NULL;
+
+		if (set) {
+			if ((rc = mdcctl_split_kv(argv[i], &key, &val, ctx)))
+				break;
+		} else if (strchr(argv[i], '=')) {
+			rc = mdc_fail(ctx, MDC_ERR_USAGE, "'%s': unset takes keys, not KEY=VALUE", argv[i]);
+			break;
+		}
+		if (scope)
+			rc = mdcctl_check_kv(set ? key : argv[i], val, scope, where, ctx);
+		else
+			rc = scope_check_label(set ? key : argv[i], val, ctx);
+		if (!rc && !mdc_intent_add(in, kind, id, set ? key : argv[i], val))
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		free(key);
+	}
+	return rc;
+}
+
+/* ---- config ----------------------------------------------------------- */
+
+static void config_text(const json_object *map)
+{
+	scope_print_map(map);
+}
 
 int cmd_config(struct mdcctl *g, int argc, char **argv)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	struct mdc_intent in = MDC_INTENT_INIT;
+	json_object *cl = NULL, *cfg;
+	struct mdc_ctx ctx;
+	const char *sub = argc > 1 ? argv[1] : "";
+	int rc = 0;
+
+	mdc_ctx_clear(&ctx);
+	if (!strcmp(sub, "show") && argc == 2) {
+		if (!(rc = scope_read(g, &cl)))
+			scope_show(g, mdc_json_get_obj(scope_slurm(cl), "config"), json_type_object, config_text);
+	} else if (!strcmp(sub, "get") && argc == 3) {
+		const char *found = NULL;
+
+		if ((rc = mdcctl_check_kv(argv[2], NULL, SC_SCOPE_CLUSTER, "config", &ctx))) {
+			/* a refused key may still be read back: only unknown keys stop here */
+			if (ctx.err != MDC_ERR_REFUSED) {
+				rc = mdcctl_fail(g, &ctx);
+				goto out;
+			}
+			mdc_ctx_clear(&ctx);
+		}
+		if ((rc = scope_read(g, &cl)))
+			goto out;
+		cfg = mdc_json_get_obj(scope_slurm(cl), "config");
+		if (cfg) {
+			json_object_object_foreach(cfg, k, v) {
+				if (mdc_key_eq(k, argv[2])) {
+					found = json_object_get_string(v);
+					if (g->format == MDCCTL_JSON) {
+						json_object *o = json_object_new_object();
+
+						json_object_object_add(o, k, json_object_get(v));
+						mdcctl_print_json(o);
+						json_object_put(o);
+					} else {
+						printf("%s\n", found);
+					}
+					break;
+				}
+			}
+		}
+		if (!found)
+			rc = scope_not_found(g, "config key", argv[2]);
+	} else if ((!strcmp(sub, "set") || !strcmp(sub, "unset")) && argc >= 3) {
+		bool set = !strcmp(sub, "set");
+
+		if ((rc = scope_kv_ops(&in, set ? MDC_OP_CONFIG_SET : MDC_OP_CONFIG_UNSET, NULL,
+				       argc - 2, argv + 2, SC_SCOPE_CLUSTER, "config", set, &ctx))) {
+			rc = mdcctl_fail(g, &ctx);
+			goto out;
+		}
+		rc = mdcctl_update(g, &in, "config");
+	} else {
+		rc = mdcctl_usage(g, "usage: mdcctl config show|get KEY|set KEY=VALUE...|unset KEY...");
+	}
+out:
+	json_object_put(cl);
+	mdc_intent_free(&in);
+	return rc;
 }
 
-int cmd_epilog(struct mdcctl *g, int argc, char **argv)
+/* ---- partition -------------------------------------------------------- */
+
+static const json_object *part_default_ctx;	/* the slurm_spec while printing */
+
+static void part_text_one(const json_object *p)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	struct mdc_buf b = MDC_BUF_INIT;
+	json_object *ids = mdc_json_get_arr(p, "node_pool_ids");
+	const char *id = mdc_json_get_str(p, "id", "?");
+
+	for (size_t i = 0; ids && i < json_object_array_length(ids); i++) {
+		mdc_buf_adds(&b, i ? "," : "");
+		mdc_buf_adds(&b, json_object_get_string(json_object_array_get_idx(ids, i)));
+	}
+	printf("PartitionName=%s NodePools=%s Default=%s", id, mdc_buf_str(&b),
+	       mdc_streq(mdc_json_get_str(part_default_ctx, "default_partition_id", NULL), id) ? "YES" : "NO");
+	if (mdc_json_get_obj(p, "config")) {
+		json_object_object_foreach(mdc_json_get_obj(p, "config"), k, v)
+			printf(" %s=%s", k, json_object_get_string(v));
+	}
+	putchar('\n');
+	mdc_buf_free(&b);
 }
 
-int cmd_labels(struct mdcctl *g, int argc, char **argv)
+static void part_text_list(const json_object *arr)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
-}
-
-int cmd_nodepool(struct mdcctl *g, int argc, char **argv)
-{
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
-}
-
-int cmd_nodeset(struct mdcctl *g, int argc, char **argv)
-{
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	for (size_t i = 0; i < json_object_array_length(arr); i++)
+		part_text_one(json_object_array_get_idx(arr, i));
 }
 
 int cmd_partition(struct mdcctl *g, int argc, char **argv)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	struct mdc_intent in = MDC_INTENT_INIT;
+	json_object *cl = NULL, *parts;
+	struct mdc_ctx ctx;
+	const char *sub = argc > 1 ? argv[1] : "", *id = argc > 2 ? argv[2] : NULL;
+	char where[160];
+	int rc = 0;
+
+	mdc_ctx_clear(&ctx);
+	if (!strcmp(sub, "list") && argc == 2) {
+		if (!(rc = scope_read(g, &cl))) {
+			part_default_ctx = scope_slurm(cl);
+			scope_show(g, mdc_json_get_arr(scope_slurm(cl), "partitions"), json_type_array,
+				   part_text_list);
+		}
+		goto out;
+	}
+	if (!id)
+		goto usage;
+	if ((rc = scope_check_id("partition", id, &ctx)))
+		goto fail;
+	snprintf(where, sizeof(where), "partition '%s'", id);
+	if (!strcmp(sub, "show") && argc == 3) {
+		if ((rc = scope_read(g, &cl)))
+			goto out;
+		part_default_ctx = scope_slurm(cl);
+		parts = scope_find(mdc_json_get_arr(scope_slurm(cl), "partitions"), "id", id);
+		if (!parts)
+			rc = scope_not_found(g, "partition", id);
+		else
+			scope_show(g, parts, json_type_object, part_text_one);
+		goto out;
+	} else if (!strcmp(sub, "create")) {
+		struct mdc_op *op;
+		const char *pools = NULL;
+		struct mdc_strv kv = MDC_STRV_INIT;
+
+		for (int i = 3; i < argc && !rc; i++) {
+			char *key = NULL;
+			const char *val;
+
+			if (!strcmp(argv[i], "--node-pools") && i + 1 < argc) {
+				pools = argv[++i];
+			} else if (!strncmp(argv[i], "--node-pools=", 13)) {
+				pools = argv[i] + 13;
+			} else if (!(rc = mdcctl_split_kv(argv[i], &key, &val, &ctx)) &&
+				   !(rc = mdcctl_check_kv(key, val, SC_SCOPE_PARTITION, where, &ctx))) {
+				if (mdc_strv_push(&kv, argv[i]))
+					rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+			}
+			free(key);
+		}
+		if (!rc && !pools)
+			rc = mdc_fail(&ctx, MDC_ERR_USAGE, "partition create %s: give --node-pools A,B", id);
+		if (!rc && !(op = mdc_intent_add(&in, MDC_OP_PART_CREATE, id, NULL, NULL)))
+			rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+		if (!rc && mdc_strv_split(&op->list, pools, ","))
+			rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+		for (size_t i = 0; !rc && i < op->list.n; i++)
+			rc = scope_check_id("node pool", op->list.v[i], &ctx);
+		if (!rc && op->list.n == 0)
+			rc = mdc_fail(&ctx, MDC_ERR_USAGE, "partition create %s: --node-pools is empty", id);
+		if (!rc) {
+			op->kv = kv;
+			memset(&kv, 0, sizeof(kv));
+		}
+		mdc_strv_free(&kv);
+		if (rc)
+			goto fail;
+	} else if (!strcmp(sub, "update") && argc >= 4) {
+		/* --node-pools A,B replaces the partition's pools; K=V set its config */
+		for (int i = 3; i < argc && !rc; i++) {
+			const char *pools = NULL;
+			struct mdc_op *op;
+
+			if (!strcmp(argv[i], "--node-pools") && i + 1 < argc)
+				pools = argv[++i];
+			else if (!strncmp(argv[i], "--node-pools=", 13))
+				pools = argv[i] + 13;
+			if (!pools) {
+				rc = scope_kv_ops(&in, MDC_OP_PART_SET, id, 1, argv + i, SC_SCOPE_PARTITION,
+						  where, true, &ctx);
+				continue;
+			}
+			if (!(op = mdc_intent_add(&in, MDC_OP_PART_POOLS, id, NULL, NULL)) ||
+			    mdc_strv_split(&op->list, pools, ","))
+				rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+			for (size_t k = 0; !rc && k < op->list.n; k++)
+				rc = scope_check_id("node pool", op->list.v[k], &ctx);
+		}
+		if (rc)
+			goto fail;
+	} else if (!strcmp(sub, "unset") && argc >= 4) {
+		if ((rc = scope_kv_ops(&in, MDC_OP_PART_UNSET, id, argc - 3, argv + 3, SC_SCOPE_PARTITION,
+				       where, false, &ctx)))
+			goto fail;
+	} else if (!strcmp(sub, "delete") && argc == 3) {
+		if (!mdc_intent_add(&in, MDC_OP_PART_DELETE, id, NULL, NULL))
+			goto nomem;
+	} else if (!strcmp(sub, "default") && argc == 3) {
+		if (!mdc_intent_add(&in, MDC_OP_PART_DEFAULT, id, NULL, NULL))
+			goto nomem;
+	} else {
+		goto usage;
+	}
+	rc = mdcctl_update(g, &in, where);
+	goto out;
+usage:
+	rc = mdcctl_usage(g, "usage: mdcctl partition list|show ID|create ID --node-pools A,B [KEY=VALUE...]|"
+			  "update ID KEY=VALUE...|unset ID KEY...|delete ID|default ID");
+	goto out;
+nomem:
+	mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	json_object_put(cl);
+	mdc_intent_free(&in);
+	return rc;
+}
+
+/* ---- nodeset ---------------------------------------------------------- */
+
+int cmd_nodeset(struct mdcctl *g, int argc, char **argv)
+{
+	struct mdc_intent in = MDC_INTENT_INIT;
+	json_object *cl = NULL, *ns;
+	struct mdc_ctx ctx;
+	const char *sub = argc > 1 ? argv[1] : "", *pool = argc > 2 ? argv[2] : NULL;
+	char where[160];
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	if (!pool || (!strcmp(sub, "show") && argc != 3) ||
+	    (strcmp(sub, "show") && strcmp(sub, "set") && strcmp(sub, "unset")) ||
+	    (strcmp(sub, "show") && argc < 4)) {
+		rc = mdcctl_usage(g, "usage: mdcctl nodeset show POOL|set POOL KEY=VALUE...|unset POOL KEY...");
+		goto out;
+	}
+	if ((rc = scope_check_id("node pool", pool, &ctx)))
+		goto fail;
+	snprintf(where, sizeof(where), "nodeset '%s'", pool);
+	if (!strcmp(sub, "show")) {
+		if ((rc = scope_read(g, &cl)))
+			goto out;
+		if (!scope_find(mdc_json_get_arr(cl, "node_pools"), "id", pool)) {
+			rc = scope_not_found(g, "node pool", pool);
+			goto out;
+		}
+		ns = scope_find(mdc_json_get_arr(scope_slurm(cl), "node_sets"), "node_pool_id", pool);
+		scope_show(g, mdc_json_get_obj(ns, "config"), json_type_object, config_text);
+		goto out;
+	}
+	if ((rc = scope_kv_ops(&in, !strcmp(sub, "set") ? MDC_OP_NODESET_SET : MDC_OP_NODESET_UNSET,
+			       pool, argc - 3, argv + 3, SC_SCOPE_NODE, where, !strcmp(sub, "set"), &ctx)))
+		goto fail;
+	rc = mdcctl_update(g, &in, where);
+	goto out;
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	json_object_put(cl);
+	mdc_intent_free(&in);
+	return rc;
+}
+
+/* ---- nodepool --------------------------------------------------------- */
+
+static void pool_text_one(const json_object *p)
+{
+	json_object *sc = mdc_json_get_obj(p, "scaling_spec");
+	const char *img = mdc_json_get_str(p, "node_image", "");
+
+	printf("%s\t%s\tmin=%lld\tmax=%lld\timage=%s\n", mdc_json_get_str(p, "id", "?"),
+	       mdc_json_get_str(mdc_json_get_obj(p, "machine_spec"), "machine_type", "?"),
+	       (long long) mdc_json_get_int(sc, "min_node_count", 0),
+	       (long long) mdc_json_get_int(sc, "max_node_count", 0), *img ? img : "-");
+}
+
+static void pool_text_list(const json_object *arr)
+{
+	for (size_t i = 0; i < json_object_array_length(arr); i++)
+		pool_text_one(json_object_array_get_idx(arr, i));
+}
+
+static int pool_count(const char *s, int64_t *out, struct mdc_ctx *ctx)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (!*s || *end || errno || v < 0 || v > 100000)
+		return mdc_fail(ctx, MDC_ERR_USAGE, "node count '%s': give a whole number, 0 or more", s);
+	*out = v;
+	return 0;
+}
+
+int cmd_nodepool(struct mdcctl *g, int argc, char **argv)
+{
+	struct mdc_intent in = MDC_INTENT_INIT;
+	json_object *cl = NULL, *p;
+	struct mdc_op *op;
+	struct mdc_ctx ctx;
+	const char *sub = argc > 1 ? argv[1] : "", *id = argc > 2 ? argv[2] : NULL;
+	char where[160];
+	int rc = 0;
+
+	mdc_ctx_clear(&ctx);
+	if (!strcmp(sub, "list") && argc == 2) {
+		if (!(rc = scope_read(g, &cl)))
+			scope_show(g, mdc_json_get_arr(cl, "node_pools"), json_type_array, pool_text_list);
+		goto out;
+	}
+	if (!id)
+		goto usage;
+	if ((rc = scope_check_id("node pool", id, &ctx)))
+		goto fail;
+	snprintf(where, sizeof(where), "node pool '%s'", id);
+	if (!strcmp(sub, "show") && argc == 3) {
+		if ((rc = scope_read(g, &cl)))
+			goto out;
+		if (!(p = scope_find(mdc_json_get_arr(cl, "node_pools"), "id", id)))
+			rc = scope_not_found(g, "node pool", id);
+		else
+			scope_show(g, p, json_type_object, pool_text_one);
+		goto out;
+	} else if (!strcmp(sub, "scale")) {
+		int64_t min = -1, max = -1;
+
+		for (int i = 3; i < argc && !rc; i++) {
+			if (!strcmp(argv[i], "--min") && i + 1 < argc)
+				rc = pool_count(argv[++i], &min, &ctx);
+			else if (!strcmp(argv[i], "--max") && i + 1 < argc)
+				rc = pool_count(argv[++i], &max, &ctx);
+			else
+				goto usage;
+		}
+		if (rc)
+			goto fail;
+		if (min < 0 || max < 0)
+			goto usage;
+		if (min > max) {
+			mdc_fail(&ctx, MDC_ERR_INVAL, "%s: --min %lld is above --max %lld", where,
+				 (long long) min, (long long) max);
+			goto fail;
+		}
+		if (!(op = mdc_intent_add(&in, MDC_OP_POOL_SCALE, id, NULL, NULL)))
+			goto nomem;
+		op->min = min;
+		op->max = max;
+	} else if (!strcmp(sub, "image") && argc == 5 && !strcmp(argv[3], "--pin")) {
+		if (!*argv[4] || mdc_has_ctrl(argv[4]) || strchr(argv[4], ' ')) {
+			mdc_fail(&ctx, MDC_ERR_INVAL, "%s: image '%s': give an image name", where, argv[4]);
+			goto fail;
+		}
+		if (!mdc_intent_add(&in, MDC_OP_POOL_IMAGE, id, NULL, argv[4]))
+			goto nomem;
+	} else if (!strcmp(sub, "image") && argc == 4 && !strcmp(argv[3], "--unpin")) {
+		if (!mdc_intent_add(&in, MDC_OP_POOL_IMAGE, id, NULL, NULL))
+			goto nomem;
+	} else {
+		goto usage;
+	}
+	rc = mdcctl_update(g, &in, where);
+	goto out;
+usage:
+	rc = mdcctl_usage(g, "usage: mdcctl nodepool list|show ID|scale ID --min N --max M|"
+			  "image ID --pin IMAGE|image ID --unpin");
+	goto out;
+nomem:
+	mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	json_object_put(cl);
+	mdc_intent_free(&in);
+	return rc;
+}
+
+/* ---- prolog / epilog -------------------------------------------------- */
+
+/* `bash -n FILE`: a script with a syntax error is never sent; the
+ * message carries bash's first complaint. */
+static int script_check(const char *path, struct mdc_ctx *ctx)
+{
+	struct mdc_buf err = MDC_BUF_INIT;
+	int fds[2], status = 0, rc = 0;
+	char buf[256];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds))
+		return mdc_fail(ctx, MDC_ERR_IO, "pipe: %s", strerror(errno));
+	if ((pid = fork()) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return mdc_fail(ctx, MDC_ERR_IO, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		dup2(devnull, 0);
+		dup2(devnull, 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		close(fds[1]);
+		execlp("bash", "bash", "-n", "--", path, (char *) NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0 && err.len < 4096)
+			mdc_buf_add(&err, buf, (size_t) n);
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "%s: cannot run 'bash -n' to check it", path);
+	} else if (WEXITSTATUS(status) != 0) {
+		char *nl = err.s ? strchr(err.s, '\n') : NULL;
+
+		if (nl)
+			*nl = '\0';
+		rc = mdc_fail(ctx, MDC_ERR_INVAL, "%s: bash syntax error, nothing sent: %s", path,
+			      err.s ? err.s : "bash -n failed");
+	}
+	mdc_buf_free(&err);
+	return rc;
+}
+
+static int script_read(const char *path, char **text, struct mdc_ctx *ctx)
+{
+	int rc;
+
+	*text = NULL;
+	if ((rc = script_check(path, ctx)))
+		return rc;
+	if ((rc = mdc_read_file(path, text, NULL, ctx)))
+		return rc;
+	if (!**text) {
+		free(*text);
+		*text = NULL;
+		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: empty script", path);
+	}
+	return 0;
+}
+
+static void script_text(const json_object *arr)
+{
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		const char *t = json_object_get_string(json_object_array_get_idx(arr, i));
+		size_t n = strlen(t);
+
+		printf("--- [%zu]\n%s%s", i, t, n && t[n - 1] == '\n' ? "" : "\n");
+	}
+}
+
+static int cmd_script(struct mdcctl *g, int argc, char **argv, bool prolog)
+{
+	const char *field = prolog ? "prolog_bash_scripts" : "epilog_bash_scripts";
+	const char *name = prolog ? "prolog" : "epilog";
+	struct mdc_intent in = MDC_INTENT_INIT;
+	json_object *cl = NULL;
+	struct mdc_op *op;
+	struct mdc_ctx ctx;
+	const char *sub = argc > 1 ? argv[1] : "";
+	char *text = NULL;
+	int rc = 0;
+
+	mdc_ctx_clear(&ctx);
+	if (!strcmp(sub, "list") && argc == 2) {
+		if (!(rc = scope_read(g, &cl)))
+			scope_show(g, mdc_json_get_arr(scope_slurm(cl), field), json_type_array, script_text);
+		goto out;
+	} else if (!strcmp(sub, "add") && argc == 3) {
+		if ((rc = script_read(argv[2], &text, &ctx)))
+			goto fail;
+		if (!(op = mdc_intent_add(&in, prolog ? MDC_OP_PROLOG_ADD : MDC_OP_EPILOG_ADD,
+					  NULL, NULL, text)))
+			goto nomem;
+	} else if (!strcmp(sub, "remove") && argc == 3) {
+		char *end;
+		long idx;
+
+		errno = 0;
+		idx = strtol(argv[2], &end, 10);
+		if (!*argv[2] || *end || errno || idx < 0) {
+			mdc_fail(&ctx, MDC_ERR_USAGE, "%s remove '%s': give the script's index from "
+				 "'mdcctl %s list' (0, 1, ...)", name, argv[2], name);
+			goto fail;
+		}
+		if (!(op = mdc_intent_add(&in, prolog ? MDC_OP_PROLOG_REMOVE : MDC_OP_EPILOG_REMOVE,
+					  NULL, NULL, NULL)))
+			goto nomem;
+		op->index = idx;
+	} else if (!strcmp(sub, "replace") && argc >= 3) {
+		if (!(op = mdc_intent_add(&in, prolog ? MDC_OP_PROLOG_REPLACE : MDC_OP_EPILOG_REPLACE,
+					  NULL, NULL, NULL)))
+			goto nomem;
+		for (int i = 2; i < argc; i++) {
+			if ((rc = script_read(argv[i], &text, &ctx)))
+				goto fail;
+			if (mdc_strv_push(&op->list, text))
+				goto nomem;
+			free(text);
+			text = NULL;
+		}
+	} else {
+		rc = mdcctl_usage(g, "usage: mdcctl %s list|add FILE|remove INDEX|replace FILE...", name);
+		goto out;
+	}
+	rc = mdcctl_update(g, &in, name);
+	goto out;
+nomem:
+	mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	free(text);
+	json_object_put(cl);
+	mdc_intent_free(&in);
+	return rc;
 }
 
 int cmd_prolog(struct mdcctl *g, int argc, char **argv)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	return cmd_script(g, argc, argv, true);
+}
+
+int cmd_epilog(struct mdcctl *g, int argc, char **argv)
+{
+	return cmd_script(g, argc, argv, false);
+}
+
+/* ---- labels ----------------------------------------------------------- */
+
+int cmd_labels(struct mdcctl *g, int argc, char **argv)
+{
+	struct mdc_intent in = MDC_INTENT_INIT;
+	json_object *cl = NULL;
+	struct mdc_ctx ctx;
+	const char *sub = argc > 1 ? argv[1] : "";
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	if (!strcmp(sub, "list") && argc == 2) {
+		if (!(rc = scope_read(g, &cl)))
+			scope_show(g, mdc_json_get_obj(cl, "labels"), json_type_object, config_text);
+	} else if ((!strcmp(sub, "set") || !strcmp(sub, "unset")) && argc >= 3) {
+		bool set = !strcmp(sub, "set");
+
+		if ((rc = scope_kv_ops(&in, set ? MDC_OP_LABEL_SET : MDC_OP_LABEL_UNSET, NULL,
+				       argc - 2, argv + 2, 0, "labels", set, &ctx)))
+			rc = mdcctl_fail(g, &ctx);
+		else
+			rc = mdcctl_update(g, &in, "labels");
+	} else {
+		rc = mdcctl_usage(g, "usage: mdcctl labels list|set KEY=VALUE...|unset KEY...");
+	}
+	json_object_put(cl);
+	mdc_intent_free(&in);
+	return rc;
 }

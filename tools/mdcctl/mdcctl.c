@@ -2,13 +2,20 @@
  * from the sorted table below. */
 #include "config.h"
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include "mdc_buf.h"
+#include "mdc_json.h"
 #include "mdc_log.h"
+#include "mdc_str.h"
+#include "sc_options.h"
 #include "mdcctl.h"
+
+volatile sig_atomic_t mdcctl_interrupted;
 
 static const struct mdcctl_cmd {
 	const char *name;
@@ -55,21 +62,22 @@ static void mdcctl_help(FILE *f)
 		"  --async               do not wait for operations; print their names\n"
 		"  --no-wait             fail instead of waiting while the cluster is UPDATING\n"
 		"  --allow-recreate      allow changes that move a node pool's image\n"
-		"  --timeout SECONDS     how long to wait for an operation\n"
+		"  --timeout SECONDS     how long to wait for an operation (default 3600)\n"
 		"  -v, --verbose         more messages on stderr\n"
 		"  -h, --help            this help\n"
 		"  -V, --version         version\n"
 		"\nCommands:\n");
 	for (size_t i = 0; i < sizeof(mdcctl_cmds) / sizeof(mdcctl_cmds[0]); i++)
 		fprintf(f, "  %-22s%s\n", mdcctl_cmds[i].name, mdcctl_cmds[i].help);
-	fprintf(f, "\nSee mdcctl(1).\n");
+	fprintf(f, "\nGlobal options may also follow the command.  See mdcctl(1).\n");
 }
 
 int mdcctl_fail(struct mdcctl *g, const struct mdc_ctx *ctx)
 {
+	/* API errors already read "STATUS: message" */
 	fprintf(stderr, "%s: error: %s\n", g->progname,
 		ctx->msg[0] ? ctx->msg : mdc_strerror(ctx->err));
-	return mdc_exit_code(ctx->err);
+	return mdc_exit_code(ctx->err ? ctx->err : MDC_ERR_INTERNAL);
 }
 
 int mdcctl_usage(struct mdcctl *g, const char *fmt, ...)
@@ -105,97 +113,406 @@ static int mdcctl_set(char **dst, const char *val)
 	return *dst ? 0 : -1;
 }
 
+int mdcctl_settings(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
+		    struct mdc_ctx *ctx)
+{
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if ((rc = mdc_settings_load(s, ctx)))
+		return rc;
+	/* the command line beats the environment and the file */
+	if ((g->endpoint && mdc_settings_set(&s->endpoint, g->endpoint)) ||
+	    (g->project && mdc_settings_set(&s->project, g->project)) ||
+	    (g->region && mdc_settings_set(&s->region, g->region)) ||
+	    (g->cluster && mdc_settings_set(&s->cluster, g->cluster)))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	if (g->cluster_id) {
+		if (mdc_settings_set(&s->cluster_id, g->cluster_id))
+			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		mdc_settings_set(&s->cluster, NULL);
+	}
+	return mdc_settings_resolve(s, need_cluster, ctx);
+}
+
+int mdcctl_connect(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
+		   struct mdc_client **c, struct mdc_ctx *ctx)
+{
+	int rc;
+
+	*c = NULL;
+	if ((rc = mdcctl_settings(g, need_cluster, s, ctx)))
+		return rc;
+	return mdc_client_new(s, c, ctx);
+}
+
+int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_ctx *ctx)
+{
+	int mode = MDC_MODE_USER_ONLY;
+
+	memset(o, 0, sizeof(*o));
+	if (g->update_mode) {
+		mode = !strcmp(g->update_mode, "USER_AND_SERVICE") ? MDC_MODE_USER_AND_SERVICE :
+		       !strcmp(g->update_mode, "USER_ONLY") ? MDC_MODE_USER_ONLY : -1;
+		if (mode < 0)
+			return mdc_fail(ctx, MDC_ERR_USAGE, "--update-mode '%s': use USER_ONLY or "
+					"USER_AND_SERVICE", g->update_mode);
+	}
+	o->plan.mode = (enum mdc_update_mode) mode;
+	o->plan.allow_recreate = g->allow_recreate;
+	o->no_wait = g->no_wait;
+	o->async = g->async;
+	o->lro.timeout_s = g->timeout;
+	o->lro.progress = isatty(STDERR_FILENO) == 1;
+	o->lro.interrupted = &mdcctl_interrupted;
+	return 0;
+}
+
+void mdcctl_print_json(const json_object *obj)
+{
+	if (!obj)
+		printf("null\n");
+	else
+		printf("%s\n", mdc_json_str(obj, true));
+}
+
+bool mdcctl_confirm(struct mdcctl *g, const char *question)
+{
+	char line[64];
+
+	if (g->yes)
+		return true;
+	if (!isatty(STDIN_FILENO))
+		return false;
+	fprintf(stderr, "%s [y/N] ", question);
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), stdin))
+		return false;
+	mdc_trim(line);
+	return !strcasecmp(line, "y") || !strcasecmp(line, "yes");
+}
+
+int mdcctl_split_kv(const char *arg, char **key, const char **value, struct mdc_ctx *ctx)
+{
+	const char *eq = strchr(arg, '=');
+
+	*key = NULL;
+	*value = NULL;
+	if (!eq || eq == arg)
+		return mdc_fail(ctx, MDC_ERR_USAGE, "'%s': expected KEY=VALUE", arg);
+	if (!(*key = strndup(arg, (size_t) (eq - arg))))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	*value = eq + 1;
+	return 0;
+}
+
+int mdcctl_check_kv(const char *key, const char *value, unsigned scope, const char *where,
+		    struct mdc_ctx *ctx)
+{
+	const struct sc_option *opt;
+	const char *hint;
+	char why[256];
+
+	if (mdc_has_ctrl(key) || (value && mdc_has_ctrl(value)))
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "%s: '%s': control characters (a newline...) "
+				"are refused: they would inject slurm.conf lines", where, key);
+	if (!(opt = sc_opt_find(key, scope))) {
+		hint = sc_opt_suggest(key, scope);
+		if (hint)
+			return mdc_fail(ctx, MDC_ERR_INVAL, "%s: unknown key '%s' (did you mean '%s'?)",
+					where, key, hint);
+		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: unknown key '%s'", where, key);
+	}
+	if (opt->flags & (SC_OPT_REFUSED | SC_OPT_MANAGED))
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "%s: '%s' is %s%s%s", where, opt->name,
+				opt->flags & SC_OPT_REFUSED ? "refused by the API" : "service-managed",
+				opt->why ? ": " : "", opt->why ? opt->why : "");
+	if (value && !*value)
+		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: '%s' needs a value (to remove it use unset)",
+				where, opt->name);
+	if (value && !sc_opt_check_value(opt, value, why, sizeof(why)))
+		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: %s='%s': %s", where, opt->name, value, why);
+	return 0;
+}
+
+static void mdcctl_print_op_started(const char *name)
+{
+	printf("operation: %s\n", name);
+	printf("wait for it with: mdcctl operations wait %s\n", name);
+}
+
+int mdcctl_finish_op(struct mdcctl *g, struct mdc_client *c, json_object *op)
+{
+	struct mdc_update_opts uo;
+	struct mdc_ctx ctx;
+	json_object *done = NULL;
+	const char *name = mdc_json_get_str(op, "name", NULL);
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	if (!name || g->async || mdc_json_get_bool(op, "done", false)) {
+		json_object *err = mdc_json_get_obj(op, "error");
+
+		if (g->format == MDCCTL_JSON)
+			mdcctl_print_json(op);
+		else if (name && !mdc_json_get_bool(op, "done", false))
+			mdcctl_print_op_started(name);
+		else
+			printf("done%s%s\n", name ? ": " : "", name ? name : "");
+		if (err && mdc_json_get_int(err, "code", 0)) {
+			mdc_fail(&ctx, MDC_ERR_OPFAILED, "operation '%s' failed: %s", name ? name : "?",
+				 mdc_json_get_str(err, "message", "?"));
+			return mdcctl_fail(g, &ctx);
+		}
+		return 0;
+	}
+	if ((rc = mdcctl_update_opts(g, &uo, &ctx)))
+		return mdcctl_fail(g, &ctx);
+	rc = mdc_lro_wait(c, name, &uo.lro, &done, &ctx);
+	if (done && g->format == MDCCTL_JSON)
+		mdcctl_print_json(done);
+	else if (!rc)
+		printf("done: %s\n", name);
+	json_object_put(done);
+	return rc ? mdcctl_fail(g, &ctx) : 0;
+}
+
+static bool mdcctl_confirm_plan(const struct mdc_plan *plan, void *arg)
+{
+	struct mdcctl *g = arg;
+	struct mdc_buf b = MDC_BUF_INIT;
+	bool yes;
+
+	/* only changes that recreate nodes are worth a question */
+	if (!plan->recreate.n || g->yes)
+		return true;
+	if (!isatty(STDIN_FILENO)) {
+		fprintf(stderr, "%s: this change recreates the nodes of node pool(s) %s: "
+			"give --yes to do it without a terminal\n", g->progname, plan->recreate.v[0]);
+		return false;
+	}
+	mdc_plan_format(plan, &b);
+	fputs(mdc_buf_str(&b), stderr);
+	mdc_buf_free(&b);
+	yes = mdcctl_confirm(g, "This recreates nodes. Apply?");
+	return yes;
+}
+
+int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *what)
+{
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	struct mdc_update_opts uo;
+	struct mdc_plan plan;
+	struct mdc_buf b = MDC_BUF_INIT;
+	json_object *op = NULL, *out = NULL;
+	struct mdc_ctx ctx;
+	int rc;
+
+	memset(&plan, 0, sizeof(plan));
+	mdc_ctx_clear(&ctx);
+	if ((rc = mdcctl_connect(g, true, &s, &c, &ctx)) || (rc = mdcctl_update_opts(g, &uo, &ctx)))
+		goto out;
+	uo.confirm = mdcctl_confirm_plan;
+	uo.confirm_arg = g;
+	rc = mdc_update_run(c, &s, in, &uo, &plan, &op, &ctx);
+	for (size_t i = 0; i < plan.warnings.n; i++)
+		fprintf(stderr, "%s: warning: %s\n", g->progname, plan.warnings.v[i]);
+	if (g->format == MDCCTL_JSON) {
+		if (!(out = json_object_new_object()) ||
+		    json_object_object_add(out, "plan", mdc_plan_to_json(&plan)) ||
+		    json_object_object_add(out, "operation", op ? json_object_get(op) : NULL)) {
+			rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		mdcctl_print_json(out);
+	} else if (!rc || rc == MDC_ERR_OPFAILED || rc == MDC_ERR_TIMEOUT ||
+		   rc == MDC_ERR_INTERRUPTED) {
+		const char *name = mdc_json_get_str(op, "name", NULL);
+
+		if (mdc_plan_empty(&plan)) {
+			printf("%s: no change (the cluster already has it)\n", what);
+		} else {
+			mdc_plan_format(&plan, &b);
+			fputs(mdc_buf_str(&b), stdout);
+			if (!rc && g->async && name && !mdc_json_get_bool(op, "done", false))
+				mdcctl_print_op_started(name);
+			else if (!rc)
+				printf("%s: updated\n", what);
+		}
+	}
+out:
+	rc = rc ? mdcctl_fail(g, &ctx) : 0;
+	json_object_put(out);
+	json_object_put(op);
+	mdc_buf_free(&b);
+	mdc_plan_free(&plan);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
+}
+
+static void mdcctl_on_sigint(int sig)
+{
+	(void) sig;
+	mdcctl_interrupted = 1;
+}
+
+/* Global options, accepted before and after the command (the command's
+ * own options never share these names). */
+enum { O_ENDPOINT = 256, O_CLUSTER, O_PROJECT, O_REGION, O_FORMAT, O_YES, O_ASYNC,
+       O_MODE, O_NOWAIT, O_RECREATE, O_TIMEOUT, O_VERBOSE, O_HELP, O_VERSION };
+static const struct mdcctl_gopt {
+	const char *name;
+	int id;
+	bool arg;
+} mdcctl_gopts[] = {
+	{ "--endpoint", O_ENDPOINT, true }, { "--cluster", O_CLUSTER, true },
+	{ "--project", O_PROJECT, true }, { "--region", O_REGION, true },
+	{ "--format", O_FORMAT, true }, { "--yes", O_YES, false }, { "-y", O_YES, false },
+	{ "--async", O_ASYNC, false }, { "--update-mode", O_MODE, true },
+	{ "--no-wait", O_NOWAIT, false }, { "--allow-recreate", O_RECREATE, false },
+	{ "--timeout", O_TIMEOUT, true }, { "--verbose", O_VERBOSE, false },
+	{ "-v", O_VERBOSE, false }, { "--help", O_HELP, false }, { "-h", O_HELP, false },
+	{ "--version", O_VERSION, false }, { "-V", O_VERSION, false },
+};
+
+/* Apply one global option; returns -1 to go on, else an exit status. */
+static int mdcctl_gopt_apply(struct mdcctl *g, int id, const char *val)
+{
+	char *end;
+
+	switch (id) {
+	case O_ENDPOINT: mdcctl_set(&g->endpoint, val); break;
+	case O_CLUSTER:
+		if (strchr(val, '/'))
+			mdcctl_set(&g->cluster, val);
+		else
+			mdcctl_set(&g->cluster_id, val);
+		break;
+	case O_PROJECT: mdcctl_set(&g->project, val); break;
+	case O_REGION: mdcctl_set(&g->region, val); break;
+	case O_FORMAT:
+		if (!strcmp(val, "json"))
+			g->format = MDCCTL_JSON;
+		else if (!strcmp(val, "text"))
+			g->format = MDCCTL_TEXT;
+		else
+			return mdcctl_usage(g, "--format '%s': use text or json", val);
+		break;
+	case O_YES: g->yes = true; break;
+	case O_ASYNC: g->async = true; break;
+	case O_MODE:
+		if (strcmp(val, "USER_ONLY") && strcmp(val, "USER_AND_SERVICE"))
+			return mdcctl_usage(g, "--update-mode '%s': use USER_ONLY or USER_AND_SERVICE", val);
+		mdcctl_set(&g->update_mode, val);
+		break;
+	case O_NOWAIT: g->no_wait = true; break;
+	case O_RECREATE: g->allow_recreate = true; break;
+	case O_TIMEOUT:
+		g->timeout = strtod(val, &end);
+		if (end == val || *end || !(g->timeout > 0))
+			return mdcctl_usage(g, "--timeout '%s': give seconds, > 0", val);
+		break;
+	case O_VERBOSE: g->verbose = true; mdc_log_set_level(MDC_LOG_DEBUG); break;
+	case O_HELP: mdcctl_help(stdout); return mdcctl_finish(0);
+	case O_VERSION:
+		printf("mdcctl (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		return mdcctl_finish(0);
+	}
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
-	enum { O_ENDPOINT = 256, O_CLUSTER, O_PROJECT, O_REGION, O_FORMAT, O_YES,
-	       O_ASYNC, O_MODE, O_NOWAIT, O_RECREATE, O_TIMEOUT };
-	static const struct option opts[] = {
-		{ "endpoint", required_argument, NULL, O_ENDPOINT },
-		{ "cluster", required_argument, NULL, O_CLUSTER },
-		{ "project", required_argument, NULL, O_PROJECT },
-		{ "region", required_argument, NULL, O_REGION },
-		{ "format", required_argument, NULL, O_FORMAT },
-		{ "yes", no_argument, NULL, O_YES },
-		{ "async", no_argument, NULL, O_ASYNC },
-		{ "update-mode", required_argument, NULL, O_MODE },
-		{ "no-wait", no_argument, NULL, O_NOWAIT },
-		{ "allow-recreate", no_argument, NULL, O_RECREATE },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct mdcctl g = { .progname = "mdcctl" };
 	const struct mdcctl_cmd *cmd;
+	struct sigaction sa;
+	char **args = calloc((size_t) argc + 1, sizeof(*args));
+	int nargs = 0, rc = 0;
+	bool dashdash = false;
 	const char *env;
-	int c, rc = 0;
 
 	mdc_log_init(g.progname);
-	if ((env = getenv("MDC_ENDPOINT")) && *env)
-		mdcctl_set(&g.endpoint, env);
-	if ((env = getenv("MDC_CLUSTER")) && *env)
-		mdcctl_set(&g.cluster, env);
-	/* "+": options after the command belong to the command */
-	while ((c = getopt_long(argc, argv, "+vhV", opts, NULL)) != -1) {
-		switch (c) {
-		case O_ENDPOINT: mdcctl_set(&g.endpoint, optarg); break;
-		case O_CLUSTER:
-			if (strchr(optarg, '/'))
-				mdcctl_set(&g.cluster, optarg);
-			else
-				mdcctl_set(&g.cluster_id, optarg);
-			break;
-		case O_PROJECT: mdcctl_set(&g.project, optarg); break;
-		case O_REGION: mdcctl_set(&g.region, optarg); break;
-		case O_FORMAT:
-			if (!strcmp(optarg, "json"))
-				g.format = MDCCTL_JSON;
-			else if (!strcmp(optarg, "text"))
-				g.format = MDCCTL_TEXT;
-			else
-				return mdcctl_usage(&g, "--format '%s': use text or json", optarg);
-			break;
-		case O_YES: g.yes = true; break;
-		case O_ASYNC: g.async = true; break;
-		case O_MODE:
-			if (strcmp(optarg, "USER_ONLY") && strcmp(optarg, "USER_AND_SERVICE"))
-				return mdcctl_usage(&g, "--update-mode '%s': use USER_ONLY or USER_AND_SERVICE", optarg);
-			mdcctl_set(&g.update_mode, optarg);
-			break;
-		case O_NOWAIT: g.no_wait = true; break;
-		case O_RECREATE: g.allow_recreate = true; break;
-		case O_TIMEOUT: {
-			char *end;
+	if (!args) {
+		fprintf(stderr, "mdcctl: error: out of memory\n");
+		return 1;
+	}
+	if ((env = getenv("MDC_CONF")) && *env)
+		mdcctl_set(&g.conf_path, env);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL, *eq;
+		const struct mdcctl_gopt *o = NULL;
+		size_t n;
 
-			g.timeout = strtod(optarg, &end);
-			if (*end || g.timeout <= 0)
-				return mdcctl_usage(&g, "--timeout '%s': give seconds, > 0", optarg);
-			break;
+		if (dashdash || a[0] != '-' || !a[1]) {
+			args[nargs++] = argv[i];
+			continue;
 		}
-		case 'v': g.verbose = true; mdc_log_set_level(MDC_LOG_DEBUG); break;
-		case 'h': mdcctl_help(stdout); return mdcctl_finish(0);
-		case 'V': printf("mdcctl (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return mdcctl_finish(0);
-		default:
-			fprintf(stderr, "Try 'mdcctl --help'.\n");
-			return mdc_exit_code(MDC_ERR_USAGE);
+		if (!strcmp(a, "--")) {
+			dashdash = true;
+			if (nargs)	/* after the command: the command sees it */
+				args[nargs++] = argv[i];
+			continue;
 		}
+		eq = strchr(a, '=');
+		n = eq ? (size_t) (eq - a) : strlen(a);
+		for (size_t k = 0; k < sizeof(mdcctl_gopts) / sizeof(mdcctl_gopts[0]); k++)
+			if (strlen(mdcctl_gopts[k].name) == n && !strncmp(a, mdcctl_gopts[k].name, n))
+				o = &mdcctl_gopts[k];
+		if (!o) {
+			if (nargs) {	/* the command's own option */
+				args[nargs++] = argv[i];
+				continue;
+			}
+			fprintf(stderr, "mdcctl: error: unknown option '%s'\nTry 'mdcctl --help'.\n", a);
+			rc = mdc_exit_code(MDC_ERR_USAGE);
+			goto out;
+		}
+		if (o->arg) {
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else {
+				rc = mdcctl_usage(&g, "option '%s' needs a value", o->name);
+				goto out;
+			}
+		} else if (eq) {
+			rc = mdcctl_usage(&g, "option '%s' takes no value", o->name);
+			goto out;
+		}
+		if ((rc = mdcctl_gopt_apply(&g, o->id, val)) >= 0)
+			goto out;
+		rc = 0;
 	}
-	if (optind >= argc) {
+	if (nargs == 0) {
 		mdcctl_help(stderr);
-		return mdc_exit_code(MDC_ERR_USAGE);
+		rc = mdc_exit_code(MDC_ERR_USAGE);
+		goto out;
 	}
-	cmd = bsearch(argv[optind], mdcctl_cmds, sizeof(mdcctl_cmds) / sizeof(mdcctl_cmds[0]),
+	cmd = bsearch(args[0], mdcctl_cmds, sizeof(mdcctl_cmds) / sizeof(mdcctl_cmds[0]),
 		      sizeof(mdcctl_cmds[0]), mdcctl_cmp);
-	if (!cmd)
-		return mdcctl_usage(&g, "unknown command '%s' (see mdcctl --help)", argv[optind]);
-	rc = cmd->fn(&g, argc - optind, argv + optind);
+	if (!cmd) {
+		rc = mdcctl_usage(&g, "unknown command '%s' (see mdcctl --help)", args[0]);
+		goto out;
+	}
+	/* Ctrl-C while waiting stops the wait cleanly; a second one kills */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = mdcctl_on_sigint;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	rc = cmd->fn(&g, nargs, args);
 	rc = mdcctl_finish(rc);
+out:
+	free(args);
 	free(g.endpoint);
 	free(g.cluster);
 	free(g.project);
 	free(g.region);
 	free(g.cluster_id);
 	free(g.update_mode);
+	free(g.conf_path);
 	return rc;
 }

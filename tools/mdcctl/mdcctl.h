@@ -4,8 +4,12 @@
 #ifndef MDCCTL_H
 #define MDCCTL_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <json-c/json.h>
+#include "mdc_client.h"
 #include "mdc_err.h"
+#include "mdc_intent.h"
 
 enum mdcctl_format { MDCCTL_TEXT, MDCCTL_JSON };
 
@@ -39,6 +43,42 @@ int mdcctl_usage(struct mdcctl *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Flush stdout and report a write error (git's rule: check it). */
 int mdcctl_finish(int rc);
+
+/* Set by SIGINT (the handler resets itself: a second Ctrl-C kills). */
+extern volatile sig_atomic_t mdcctl_interrupted;
+
+/* Settings for G: config file + environment, then G's options on top,
+ * resolved (cluster name from --project/--region/--cluster ID, default
+ * endpoint).  NEED_CLUSTER: no cluster is a usage error.  Free S with
+ * mdc_settings_free. */
+int mdcctl_settings(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
+		    struct mdc_ctx *ctx);
+/* mdcctl_settings + mdc_client_new.  *C is freed with mdc_client_free. */
+int mdcctl_connect(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
+		   struct mdc_client **c, struct mdc_ctx *ctx);
+/* Update options from G: mode, --allow-recreate, --no-wait, --async,
+ * --timeout, progress on a terminal, the Ctrl-C flag. */
+int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_ctx *ctx);
+/* Run IN through mdc_update_run and print the outcome (text: the change
+ * set and the result; json: {"plan": ..., "operation": ...}); returns the
+ * exit status.  WHAT names the change in messages ("partition 'gpu'"). */
+int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *what);
+/* After a create/delete/PATCH that returned OP: print it (--async) or wait
+ * for it and print the finished operation.  Returns the exit status. */
+int mdcctl_finish_op(struct mdcctl *g, struct mdc_client *c, json_object *op);
+/* Print OBJ as pretty JSON on stdout. */
+void mdcctl_print_json(const json_object *obj);
+/* Ask QUESTION on the terminal; false unless the answer is y/yes.  With
+ * --yes true; with stdin not a terminal false (the caller says why). */
+bool mdcctl_confirm(struct mdcctl *g, const char *question);
+/* Check KEY=VALUE settings for SCOPE (enum sc_scope bits) with the option
+ * table, before anything is sent: unknown keys (with a suggestion),
+ * refused or service-managed keys, bad values, control characters.
+ * WHERE names the scope in messages.  UNSET: only keys, no values. */
+int mdcctl_check_kv(const char *key, const char *value, unsigned scope, const char *where,
+		    struct mdc_ctx *ctx);
+/* Split "K=V" into a malloc'ed key and a pointer to the value. */
+int mdcctl_split_kv(const char *arg, char **key, const char **value, struct mdc_ctx *ctx);
 
 /* Commands (one cmd_<name> each; sorted table in mdcctl.c). */
 int cmd_apply(struct mdcctl *g, int argc, char **argv);

@@ -1,0 +1,268 @@
+/* mdc_auth.c - the bearer token: MDC_ACCESS_TOKEN, then the token file,
+ * then the GCE metadata server (cached until it expires), then
+ * `gcloud auth print-access-token`.  A token is never logged or put in a
+ * message.  (owner: client) */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "mdc_buf.h"
+#include "mdc_client_int.h"
+#include "mdc_json.h"
+#include "mdc_log.h"
+#include "mdc_str.h"
+
+#define MDC_METADATA_URL_DEFAULT \
+	"http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token"
+/* refresh this long before the server's expiry, so a long wait never sends a dead token */
+#define MDC_TOKEN_MARGIN_S 60
+/* gcloud does not tell us the lifetime; its tokens live an hour */
+#define MDC_GCLOUD_TTL_S 1800
+
+/* A token goes into an HTTP header: printable, no spaces, not empty. */
+static bool mdc_token_ok(const char *t)
+{
+	if (!*t)
+		return false;
+	for (; *t; t++)
+		if ((unsigned char) *t <= ' ' || (unsigned char) *t >= 0x7f)
+			return false;
+	return true;
+}
+
+static int mdc_auth_keep(struct mdc_client *c, const char *tok, time_t expiry,
+			 const char *source, struct mdc_ctx *ctx)
+{
+	char *copy;
+
+	if (!mdc_token_ok(tok))
+		return mdc_fail(ctx, MDC_ERR_AUTH,
+				"the access token from %s is empty or has spaces or control characters",
+				source);
+	if (!(copy = strdup(tok)))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	mdc_auth_forget(c);
+	c->token = copy;
+	c->token_expiry = expiry;
+	mdc_debug("using the access token from %s", source);
+	return 0;
+}
+
+static int mdc_auth_from_file(struct mdc_client *c, struct mdc_ctx *ctx)
+{
+	char *text = NULL, *nl;
+	int rc;
+
+	if ((rc = mdc_read_file(c->token_file, &text, NULL, ctx))) {
+		mdc_ctx_prefix(ctx, "token file");
+		if (ctx)
+			ctx->err = MDC_ERR_AUTH;
+		return MDC_ERR_AUTH;
+	}
+	if ((nl = strchr(text, '\n')))
+		*nl = '\0';
+	rc = mdc_auth_keep(c, mdc_trim(text), 0, "the token file", ctx);
+	/* wipe the copy we read: it is a credential */
+	memset(text, 0, strlen(text));
+	free(text);
+	return rc;
+}
+
+/* 0 and a token, 1 when the server is not there (try the next source),
+ * or an error when it answered badly. */
+static int mdc_auth_from_metadata(struct mdc_client *c, const char *url, struct mdc_ctx *ctx)
+{
+	static const char *const hdrs[] = { "Metadata-Flavor: Google", NULL };
+	struct mdc_http_req req = {
+		.method = "GET", .url = url, .headers = hdrs,
+		.connect_timeout_s = 2, .timeout_s = 10,
+	};
+	struct mdc_http_resp resp;
+	struct mdc_ctx tmp;
+	json_object *obj = NULL;
+	const char *tok;
+	int64_t ttl;
+	int rc;
+
+	mdc_ctx_clear(&tmp);
+	if (mdc_http_do(&req, &resp, &tmp)) {
+		mdc_debug("no metadata server: %s", tmp.msg);
+		return 1;
+	}
+	if (resp.status != 200) {
+		rc = mdc_fail(ctx, MDC_ERR_AUTH, "metadata server answered HTTP %ld for the token",
+			      resp.status);
+		goto out;
+	}
+	if (mdc_json_parse(resp.body, resp.len, &obj, &tmp) || !json_object_is_type(obj, json_type_object) ||
+	    !(tok = mdc_json_get_str(obj, "access_token", NULL))) {
+		rc = mdc_fail(ctx, MDC_ERR_AUTH, "metadata server: no access_token in its answer");
+		goto out;
+	}
+	ttl = mdc_json_get_int(obj, "expires_in", 0);
+	if (ttl > MDC_TOKEN_MARGIN_S)
+		ttl -= MDC_TOKEN_MARGIN_S;
+	else
+		ttl = ttl > 0 ? 1 : 300;
+	rc = mdc_auth_keep(c, tok, time(NULL) + ttl, "the metadata server", ctx);
+out:
+	json_object_put(obj);
+	if (resp.body)
+		memset(resp.body, 0, resp.len);
+	mdc_http_resp_free(&resp);
+	return rc;
+}
+
+static char *mdc_which(const char *prog)
+{
+	const char *path = getenv("PATH");
+	struct mdc_strv dirs = MDC_STRV_INIT;
+	char *found = NULL;
+
+	if (!path || mdc_strv_split(&dirs, path, ":"))
+		return NULL;
+	for (size_t i = 0; i < dirs.n && !found; i++) {
+		char *p = mdc_path_join(dirs.v[i], prog);
+
+		if (p && access(p, X_OK) == 0)
+			found = p;
+		else
+			free(p);
+	}
+	mdc_strv_free(&dirs);
+	return found;
+}
+
+/* 0 and a token, 1 when gcloud is not installed, or an error. */
+static int mdc_auth_from_gcloud(struct mdc_client *c, struct mdc_ctx *ctx)
+{
+	struct mdc_buf out = MDC_BUF_INIT;
+	char *gcloud = mdc_which("gcloud"), buf[512], *nl;
+	int fds[2] = { -1, -1 }, status, rc = 0;
+	pid_t pid = -1;
+	ssize_t n;
+
+	if (!gcloud)
+		return 1;
+	if (pipe(fds)) {
+		rc = mdc_fail(ctx, MDC_ERR_AUTH, "gcloud: pipe: %s", strerror(errno));
+		goto out;
+	}
+	if ((pid = fork()) < 0) {
+		rc = mdc_fail(ctx, MDC_ERR_AUTH, "gcloud: fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 2);	/* its prompts and warnings are not ours */
+		}
+		dup2(fds[1], 1);
+		close(fds[0]);
+		close(fds[1]);
+		execl(gcloud, "gcloud", "auth", "print-access-token", "--quiet", (char *) NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (mdc_buf_add(&out, buf, (size_t) n)) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	pid = -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		rc = mdc_fail(ctx, MDC_ERR_AUTH,
+			      "'gcloud auth print-access-token' failed: run 'gcloud auth login', "
+			      "or set MDC_ACCESS_TOKEN or a token file");
+		goto out;
+	}
+	if (out.s && (nl = strchr(out.s, '\n')))
+		*nl = '\0';
+	rc = mdc_auth_keep(c, mdc_trim(out.s ? out.s : (char *) ""), time(NULL) + MDC_GCLOUD_TTL_S,
+			   "gcloud", ctx);
+out:
+	if (out.s)
+		memset(out.s, 0, out.len);
+	mdc_buf_free(&out);
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	free(gcloud);
+	return rc;
+}
+
+int mdc_auth_token(struct mdc_client *c, const char **token, struct mdc_ctx *ctx)
+{
+	const char *env = getenv("MDC_ACCESS_TOKEN");
+	const char *md_url = getenv("MDC_METADATA_URL");
+	int rc;
+
+	*token = NULL;
+	if (c->token && (!c->token_expiry || time(NULL) < c->token_expiry)) {
+		*token = c->token;
+		return 0;
+	}
+	if (!c->token && c->token_tried)
+		return 0;
+	if (env && *env) {
+		if ((rc = mdc_auth_keep(c, env, 0, "MDC_ACCESS_TOKEN", ctx)))
+			return rc;
+		goto found;
+	}
+	if (c->token_file) {
+		if ((rc = mdc_auth_from_file(c, ctx)))
+			return rc;
+		goto found;
+	}
+	/* a loopback emulator never gets real credentials unless asked for */
+	if (!c->loopback || (md_url && *md_url)) {
+		rc = mdc_auth_from_metadata(c, md_url && *md_url ? md_url : MDC_METADATA_URL_DEFAULT, ctx);
+		if (rc == 0)
+			goto found;
+		if (rc != 1)
+			return rc;
+	}
+	if (!c->loopback) {
+		rc = mdc_auth_from_gcloud(c, ctx);
+		if (rc == 0)
+			goto found;
+		if (rc != 1)
+			return rc;
+		return mdc_fail(ctx, MDC_ERR_AUTH,
+				"no credentials: set MDC_ACCESS_TOKEN or a token file (MDC_TOKEN_FILE), "
+				"run on a GCE VM with a service account, or install gcloud");
+	}
+	c->token_tried = true;
+	return 0;
+found:
+	*token = c->token;
+	return 0;
+}
+
+void mdc_auth_forget(struct mdc_client *c)
+{
+	if (c->token) {
+		memset(c->token, 0, strlen(c->token));
+		free(c->token);
+	}
+	c->token = NULL;
+	c->token_expiry = 0;
+}

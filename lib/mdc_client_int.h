@@ -1,0 +1,25 @@
+/* mdc_client_int.h - the client's private state, shared by mdc_api.c,
+ * mdc_auth.c and mdc_lro.c only.  Front ends use mdc_client.h.  (owner: client) */
+#ifndef MDC_CLIENT_INT_H
+#define MDC_CLIENT_INT_H
+
+#include <stdbool.h>
+#include <time.h>
+#include "mdc_client.h"
+
+struct mdc_client {
+	char *endpoint;			/* without a trailing slash */
+	bool loopback;			/* plain http to 127.0.0.1: emulator rules */
+	char *token_file;
+	/* cached token and when it stops being usable (0 = never) */
+	char *token;
+	time_t token_expiry;
+	bool token_tried;		/* the chain ran and found nothing (loopback) */
+	long connect_timeout_s;
+	long timeout_s;
+	unsigned max_retries;		/* GETs and polls only */
+	double retry_base_s;		/* first backoff (MDC_RETRY_BASE_MS for tests) */
+	double retry_cap_s;
+};
+
+#endif

@@ -1,0 +1,136 @@
+/* mdc_lro.c - waiting for a long-running operation: polls with backoff
+ * (1 s x1.4, cap 30 s) until done, an overall timeout, a progress line on
+ * a terminal, and a clean stop on Ctrl-C that says how to resume.
+ * (owner: client) */
+#include "config.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "mdc_client_int.h"
+#include "mdc_json.h"
+
+#define MDC_LRO_FIRST_S 1.0
+#define MDC_LRO_FACTOR 1.4
+#define MDC_LRO_CAP_S 30.0
+#define MDC_LRO_TIMEOUT_S 3600.0
+
+double mdc_lro_delay(unsigned n)
+{
+	double d = MDC_LRO_FIRST_S * pow(MDC_LRO_FACTOR, n);
+
+	return d > MDC_LRO_CAP_S ? MDC_LRO_CAP_S : d;
+}
+
+static double mdc_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* progressMessage sits in the metadata, at the top or under
+ * genericMetadata depending on the operation type. */
+static const char *mdc_lro_progress_msg(const json_object *op)
+{
+	json_object *md = mdc_json_get_obj(op, "metadata");
+	const char *m;
+
+	if (!md)
+		return NULL;
+	if ((m = mdc_json_get_str(md, "progress_message", NULL)))
+		return m;
+	return mdc_json_get_str(mdc_json_get_obj(md, "generic_metadata"), "progress_message", NULL);
+}
+
+static void mdc_lro_show(double elapsed, const json_object *op, bool end)
+{
+	const char *m = mdc_lro_progress_msg(op);
+
+	/* \r and erase-line: one line that updates in place */
+	fprintf(stderr, "\r\033[K[%3.0fs] %s", elapsed, m ? m : "waiting for the operation");
+	if (end)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* Sleep S seconds in slices, returning early when interrupted. */
+static bool mdc_lro_sleep(double s, volatile sig_atomic_t *interrupted)
+{
+	double until = mdc_now() + s;
+
+	while (mdc_now() < until) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		if (interrupted && *interrupted)
+			return false;
+		nanosleep(&ts, NULL);
+	}
+	return !(interrupted && *interrupted);
+}
+
+/* An operation that ended in error: its google.rpc.Status as one line. */
+static int mdc_lro_failed(const char *name, const json_object *err, struct mdc_ctx *ctx)
+{
+	const char *msg = mdc_json_get_str(err, "message", "(no message)");
+	int64_t code = mdc_json_get_int(err, "code", 0);
+
+	mdc_fail(ctx, MDC_ERR_OPFAILED, "operation '%s' failed: code %lld: %s", name,
+		 (long long) code, msg);
+	if (ctx)
+		ctx->http_code = 0;
+	return MDC_ERR_OPFAILED;
+}
+
+int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro_opts *o,
+		 json_object **done, struct mdc_ctx *ctx)
+{
+	double timeout = o && o->timeout_s > 0 ? o->timeout_s : MDC_LRO_TIMEOUT_S;
+	volatile sig_atomic_t *intr = o ? o->interrupted : NULL;
+	bool progress = o && o->progress;
+	double start = mdc_now(), delay;
+	json_object *op = NULL, *err;
+	int rc = 0;
+
+	*done = NULL;
+	for (unsigned n = 0;; n++) {
+		json_object_put(op);
+		op = NULL;
+		if ((rc = mdc_operation_get(c, op_name, &op, ctx)))
+			goto out;
+		if (mdc_json_get_bool(op, "done", false))
+			break;
+		if (progress)
+			mdc_lro_show(mdc_now() - start, op, false);
+		delay = mdc_lro_delay(n);
+		if (mdc_now() - start + delay > timeout) {
+			/* one last look exactly at the deadline is not worth it: say so now */
+			rc = mdc_fail(ctx, MDC_ERR_TIMEOUT,
+				      "operation '%s' still running after %.0f s; it continues: "
+				      "wait with 'mdcctl operations wait %s'", op_name, timeout, op_name);
+			goto out;
+		}
+		if (!mdc_lro_sleep(delay, intr)) {
+			rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED,
+				      "stopped waiting; operation '%s' continues: resume with "
+				      "'mdcctl operations wait %s'", op_name, op_name);
+			goto out;
+		}
+	}
+	if (progress)
+		mdc_lro_show(mdc_now() - start, op, true);
+	if ((err = mdc_json_get_obj(op, "error")) && mdc_json_get_int(err, "code", 0) != 0) {
+		rc = mdc_lro_failed(op_name, err, ctx);
+		*done = op;	/* the caller may still want to show it */
+		op = NULL;
+		goto out;
+	}
+	*done = op;
+	op = NULL;
+out:
+	if (progress && rc && rc != MDC_ERR_OPFAILED)
+		fputc('\n', stderr);
+	json_object_put(op);
+	return rc;
+}
