@@ -1,0 +1,127 @@
+/* sc_conf.h - a Slurm-faithful slurm.conf parser.  (owner: slurm.conf engine)
+ *
+ * Grammar (Slurm 22.05 src/common/parse_config.c and read_config.c):
+ * keys case-insensitive (underscores count, unlike the API's C7 rule);
+ * `#` starts a comment unless escaped; a line ending in an odd number of
+ * backslashes (trailing blanks allowed) continues on the next one; `\x`
+ * reads as `x`; a value is `"quoted with spaces"` or a run of non-blanks;
+ * one global key per line; `Include FILE` (`include` too, at the start of a
+ * line) relative to the including file, `%c` = lower-case ClusterName;
+ * NodeName/PartitionName/NodeSet/DownNodes/FrontendName lines are records
+ * holding the rest of the line; `NAME=DEFAULT` records supply defaults to
+ * the records that follow them.
+ *
+ * Stricter than Slurm, on purpose (each an error, never a wait): a
+ * missing include (Slurm retries 60 s), include globs, loops and depth
+ * over SC_INCLUDE_MAX, a continuation at end of file, NUL bytes, invalid
+ * UTF-8, logical lines over SC_LINE_MAX bytes.  Odd input Slurm accepts
+ * (CRLF line ends, an unterminated quote) is accepted with a warning.
+ * Parsing stops at the first error.
+ */
+#ifndef SC_CONF_H
+#define SC_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+#include "mdc_err.h"
+#include "mdc_str.h"
+
+#define SC_INCLUDE_MAX 16		/* nested Include levels */
+#define SC_LINE_MAX (64 * 1024)		/* bytes in a logical line */
+
+enum sc_rec_type {
+	SC_REC_NODE,		/* NodeName= */
+	SC_REC_PARTITION,	/* PartitionName= */
+	SC_REC_NODESET,		/* NodeSet= */
+	SC_REC_DOWNNODES,	/* DownNodes= */
+	SC_REC_FRONTEND,	/* FrontendName= */
+	SC_REC_MAX
+};
+
+/* One key=value as read.  FILE points into the sc_conf (never freed
+ * separately); LINE and COL are 1-based, COL of the key. */
+struct sc_kv {
+	char *key;		/* as spelled in the file */
+	char *value;		/* unescaped, quotes removed */
+	const char *file;
+	int line, col;
+	char op;		/* '=' or the operator of "+=", "-=", "*=", "/=" */
+	bool from_default;	/* inherited from a NAME=DEFAULT record */
+};
+
+struct sc_record {
+	enum sc_rec_type type;
+	char *name;		/* the first value: "n[1-4]", "batch", "DEFAULT" */
+	bool is_default;	/* NAME=DEFAULT: supplies defaults, not a record */
+	const char *file;
+	int line;
+	struct sc_kv *kv;	/* the other keys, explicit then inherited */
+	size_t nkv;
+};
+
+struct sc_diag {
+	bool error;
+	const char *file;
+	int line, col;
+	char *msg;
+};
+
+struct sc_conf {
+	struct sc_kv *globals;	/* one per key (the last value wins), SlurmctldHost repeats */
+	size_t nglobals;
+	struct sc_record *recs;	/* in file order, DEFAULT records included */
+	size_t nrecs;
+	struct sc_diag *diags;	/* warnings, then at most one error */
+	size_t ndiags;
+	struct mdc_strv files;	/* every file read, the main one first */
+	bool warn_crlf_done;
+};
+
+/* A new empty configuration (NULL on ENOMEM); free with sc_conf_free. */
+struct sc_conf *sc_conf_new(void);
+void sc_conf_free(struct sc_conf *conf);
+
+/* Parse PATH into CONF (which keeps what was read before an error, and
+ * every diagnostic).  Returns 0 or MDC_ERR_PARSE / MDC_ERR_IO / MDC_ERR_NOMEM
+ * with CTX holding "file:line:col: error: ...". */
+int sc_conf_load_file(struct sc_conf *conf, const char *path, struct mdc_ctx *ctx);
+/* Same for TEXT (LEN bytes, may hold NULs), named NAME in messages;
+ * includes are resolved relative to NAME's directory. */
+int sc_conf_load_string(struct sc_conf *conf, const char *text, size_t len,
+			const char *name, struct mdc_ctx *ctx);
+
+/* Convenience: a new sc_conf in *OUT (the caller frees it) or, on error,
+ * *OUT = NULL and CTX holding the first error. */
+int sc_conf_parse_file(const char *path, struct sc_conf **out, struct mdc_ctx *ctx);
+int sc_conf_parse_string(const char *text, size_t len, const char *name,
+			 struct sc_conf **out, struct mdc_ctx *ctx);
+
+/* Accessors: borrowed pointers into CONF, NULL when absent.  Keys match
+ * ignoring case and underscores (C7). */
+const struct sc_kv *sc_conf_global(const struct sc_conf *conf, const char *key);
+const char *sc_conf_get(const struct sc_conf *conf, const char *key);
+/* The first non-DEFAULT record of TYPE named NAME (case-sensitive, as Slurm). */
+const struct sc_record *sc_conf_record(const struct sc_conf *conf,
+				       enum sc_rec_type type, const char *name);
+const struct sc_kv *sc_record_kv(const struct sc_record *rec, const char *key);
+const char *sc_record_get(const struct sc_record *rec, const char *key);
+/* "NodeName", "PartitionName", ... */
+const char *sc_rec_type_name(enum sc_rec_type type);
+/* Number of error diagnostics. */
+size_t sc_conf_errors(const struct sc_conf *conf);
+
+/* "file:line:col: warning|error: msg" for diagnostic D (the caller frees). */
+char *sc_diag_format(const struct sc_diag *d);
+
+/* What was read, for `mdcctl conf dump --format json`: a new object
+ * {files, globals:[{key,value,file,line,col}], records:[{type,name,default,
+ * file,line,keys:[...]}], diagnostics:[{severity,file,line,col,message}]}
+ * (NULL on ENOMEM; the caller puts it). */
+json_object *sc_conf_to_json(const struct sc_conf *conf);
+
+/* Slurm's time_str2mins(): minutes, or -1 if malformed; INFINITE and
+ * UNLIMITED give -2. */
+long sc_time_minutes(const char *value);
+
+#endif
