@@ -1,0 +1,769 @@
+/* mdc_live.c - see mdc_live.h.  The real scontrol is the only way in: it
+ * reads the same SLURM_CONF as the admin and speaks to the same slurmctld,
+ * and needs no libslurm version match. */
+#include "config.h"
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "mdc_live.h"
+
+int mdc_kvs_add(struct mdc_kvs *kvs, const char *key, const char *value)
+{
+	struct mdc_kv *v;
+	char *k, *val;
+
+	if (kvs->n == kvs->cap) {
+		size_t cap = kvs->cap ? kvs->cap * 2 : 16;
+
+		v = realloc(kvs->v, cap * sizeof(*v));
+		if (!v)
+			return MDC_ERR_NOMEM;
+		kvs->v = v;
+		kvs->cap = cap;
+	}
+	k = strdup(key);
+	val = strdup(value ? value : "");
+	if (!k || !val) {
+		free(k);
+		free(val);
+		return MDC_ERR_NOMEM;
+	}
+	kvs->v[kvs->n].key = k;
+	kvs->v[kvs->n].value = val;
+	kvs->n++;
+	return 0;
+}
+
+const char *mdc_kvs_get(const struct mdc_kvs *kvs, const char *key)
+{
+	for (size_t i = 0; i < kvs->n; i++)
+		if (mdc_key_eq(kvs->v[i].key, key))
+			return kvs->v[i].value;
+	return NULL;
+}
+
+void mdc_kvs_free(struct mdc_kvs *kvs)
+{
+	for (size_t i = 0; i < kvs->n; i++) {
+		free(kvs->v[i].key);
+		free(kvs->v[i].value);
+	}
+	free(kvs->v);
+	kvs->v = NULL;
+	kvs->n = kvs->cap = 0;
+}
+
+/* A new empty record at the end of RECS (NULL on ENOMEM). */
+static struct mdc_kvs *recs_new(struct mdc_recs *recs)
+{
+	if (recs->n == recs->cap) {
+		size_t cap = recs->cap ? recs->cap * 2 : 8;
+		struct mdc_kvs *v = realloc(recs->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		recs->v = v;
+		recs->cap = cap;
+	}
+	memset(&recs->v[recs->n], 0, sizeof(recs->v[0]));
+	return &recs->v[recs->n++];
+}
+
+const struct mdc_kvs *mdc_recs_find(const struct mdc_recs *recs, const char *name)
+{
+	for (size_t i = 0; i < recs->n; i++)
+		if (recs->v[i].n && strcmp(recs->v[i].v[0].value, name) == 0)
+			return &recs->v[i];
+	return NULL;
+}
+
+void mdc_recs_free(struct mdc_recs *recs)
+{
+	for (size_t i = 0; i < recs->n; i++)
+		mdc_kvs_free(&recs->v[i]);
+	free(recs->v);
+	recs->v = NULL;
+	recs->n = recs->cap = 0;
+}
+
+/* A scontrol key: letters, digits, '_' and the "[0]" of SlurmctldHost[0]. */
+static bool is_key(const char *s, size_t n)
+{
+	if (!n || !isalpha((unsigned char) s[0]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char) s[i]) && !strchr("_[]:/", s[i]))
+			return false;
+	return true;
+}
+
+int mdc_live_parse_config(const char *text, struct mdc_kvs *out, struct mdc_ctx *ctx)
+{
+	const char *line = text, *nl;
+	char *buf = NULL;
+	int rc = 0;
+
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		const char *eq;
+		size_t len;
+		char *key, *val;
+
+		nl = strchr(line, '\n');
+		len = nl ? (size_t) (nl - line) : strlen(line);
+		free(buf);
+		buf = strndup(line, len);
+		if (!buf) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		/* "Key<spaces>= Value": the spaced '=' is what sets a pair
+		 * apart from the header and the ping line */
+		eq = strstr(buf, " = ");
+		if (!eq || isspace((unsigned char) buf[0]))
+			continue;
+		buf[eq - buf] = '\0';
+		key = mdc_trim(buf);
+		val = mdc_trim(buf + (eq - buf) + 3);
+		if (!is_key(key, strlen(key)))
+			continue;
+		if ((rc = mdc_kvs_add(out, key, val))) {
+			rc = mdc_fail(ctx, rc, "out of memory");
+			goto out;
+		}
+	}
+out:
+	free(buf);
+	return rc;
+}
+
+/* Add the pairs of one line (or continuation line) to REC. */
+static int parse_pairs(const char *s, struct mdc_kvs *rec)
+{
+	while (*s) {
+		const char *w, *eq;
+		size_t n;
+
+		while (isspace((unsigned char) *s))
+			s++;
+		if (!*s)
+			break;
+		w = s;
+		while (*s && !isspace((unsigned char) *s))
+			s++;
+		n = (size_t) (s - w);
+		eq = memchr(w, '=', n);
+		if (eq && is_key(w, (size_t) (eq - w))) {
+			char *k = strndup(w, (size_t) (eq - w));
+			char *v = strndup(eq + 1, n - (size_t) (eq - w) - 1);
+			int rc = (k && v) ? mdc_kvs_add(rec, k, v) : MDC_ERR_NOMEM;
+
+			free(k);
+			free(v);
+			if (rc)
+				return rc;
+		} else if (rec->n) {
+			/* a value with spaces: "OS=Linux 6.1.0 #1 SMP" */
+			struct mdc_kv *last = &rec->v[rec->n - 1];
+			size_t ol = strlen(last->value);
+			char *nv = realloc(last->value, ol + 1 + n + 1);
+
+			if (!nv)
+				return MDC_ERR_NOMEM;
+			nv[ol] = ' ';
+			memcpy(nv + ol + 1, w, n);
+			nv[ol + 1 + n] = '\0';
+			last->value = nv;
+		}
+	}
+	return 0;
+}
+
+int mdc_live_parse_records(const char *text, struct mdc_recs *out, struct mdc_ctx *ctx)
+{
+	const char *line = text, *nl;
+	struct mdc_kvs *rec = NULL;
+	char *buf = NULL;
+	int rc = 0;
+
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		size_t len;
+
+		nl = strchr(line, '\n');
+		len = nl ? (size_t) (nl - line) : strlen(line);
+		free(buf);
+		if (!(buf = strndup(line, len))) {
+			rc = MDC_ERR_NOMEM;
+			goto out;
+		}
+		if (!*mdc_trim(buf)) {
+			rec = NULL;	/* blank line: the record ended */
+			continue;
+		}
+		if (!isspace((unsigned char) line[0])) {
+			/* "No partitions in the system" and the like are no record */
+			const char *eq = strchr(buf, '='), *sp = strpbrk(buf, " \t");
+
+			if (!eq || (sp && sp < eq) || !is_key(buf, (size_t) (eq - buf))) {
+				rec = NULL;
+				continue;
+			}
+			if (!(rec = recs_new(out))) {
+				rc = MDC_ERR_NOMEM;
+				goto out;
+			}
+		} else if (!rec) {
+			continue;
+		}
+		if ((rc = parse_pairs(buf, rec)))
+			goto out;
+	}
+out:
+	free(buf);
+	if (rc)
+		mdc_fail(ctx, rc, "out of memory");
+	return rc;
+}
+
+int mdc_live_parse_nodesets(const char *conf_text, struct mdc_recs *out, struct mdc_ctx *ctx)
+{
+	const char *line = conf_text, *nl;
+	char *buf = NULL;
+	int rc = 0;
+
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		struct mdc_kvs *rec;
+		char *s, *hash;
+		size_t len;
+
+		nl = strchr(line, '\n');
+		len = nl ? (size_t) (nl - line) : strlen(line);
+		free(buf);
+		if (!(buf = strndup(line, len))) {
+			rc = MDC_ERR_NOMEM;
+			goto out;
+		}
+		if ((hash = strchr(buf, '#')))
+			*hash = '\0';
+		s = mdc_trim(buf);
+		if (strncasecmp(s, "NodeSet=", 8) != 0)
+			continue;
+		if (!(rec = recs_new(out)) || (rc = parse_pairs(s, rec))) {
+			rc = MDC_ERR_NOMEM;
+			goto out;
+		}
+	}
+out:
+	free(buf);
+	if (rc)
+		mdc_fail(ctx, rc, "out of memory");
+	return rc;
+}
+
+/* ---------------------------------------------------------------- running */
+
+int mdc_live_scontrol_path(char **out, struct mdc_ctx *ctx)
+{
+	const char *env = getenv("MDC_SCONTROL"), *path = getenv("PATH");
+	char self[PATH_MAX], real[PATH_MAX];
+	char *dirs = NULL, *save = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	if (env && *env) {
+		if (access(env, X_OK) != 0)
+			return mdc_fail(ctx, MDC_ERR_NOTFOUND,
+					"MDC_SCONTROL '%s' is not an executable: set it to the real scontrol", env);
+		*out = strdup(env);
+		return *out ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	}
+	if (!realpath("/proc/self/exe", self))
+		self[0] = '\0';
+	if (!(dirs = strdup(path && *path ? path : "/usr/bin:/bin"))) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		char *cand = mdc_path_join(*d ? d : ".", "scontrol");
+
+		if (!cand) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		/* never ourselves: mdc-scontrol may be installed as "scontrol" */
+		if (access(cand, X_OK) == 0 && realpath(cand, real) && strcmp(real, self) != 0) {
+			*out = cand;
+			goto out;
+		}
+		free(cand);
+	}
+	rc = mdc_fail(ctx, MDC_ERR_NOTFOUND,
+		      "no real 'scontrol' on PATH: install slurm-client or set MDC_SCONTROL");
+out:
+	free(dirs);
+	return rc;
+}
+
+/* Read whatever is ready on FD into B; closes FD (and sets it to -1) at EOF. */
+static int drain(int *fd, struct mdc_buf *b)
+{
+	char chunk[4096];
+	ssize_t n = read(*fd, chunk, sizeof(chunk));
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0) {
+		close(*fd);
+		*fd = -1;
+		return 0;
+	}
+	return mdc_buf_add(b, chunk, (size_t) n);
+}
+
+int mdc_live_run(char *const *args, struct mdc_buf *out, struct mdc_buf *err,
+		 int *status, struct mdc_ctx *ctx)
+{
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, rc = 0, ws, ex[2] = { -1, -1 };
+	struct mdc_buf sink = MDC_BUF_INIT;
+	char *prog = NULL, **argv = NULL;
+	size_t n = 0;
+	pid_t pid;
+
+	*status = -1;
+	if ((rc = mdc_live_scontrol_path(&prog, ctx)))
+		goto out;
+	while (args[n])
+		n++;
+	if (!(argv = calloc(n + 2, sizeof(*argv)))) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	argv[0] = prog;
+	memcpy(argv + 1, args, n * sizeof(*argv));
+	/* EX reports an exec failure (close-on-exec: EOF means exec worked) */
+	if ((out && pipe(po)) || (err && pipe(pe)) || pipe(ex) ||
+	    fcntl(ex[1], F_SETFD, FD_CLOEXEC) < 0) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot create a pipe: %s", strerror(errno));
+		goto out;
+	}
+	fflush(NULL);
+	if ((pid = fork()) < 0) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		int e;
+
+		if (out && (dup2(po[1], 1) < 0 || close(po[0]) || close(po[1])))
+			_exit(127);
+		if (err && (dup2(pe[1], 2) < 0 || close(pe[0]) || close(pe[1])))
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execv(prog, argv);
+		e = errno;
+		if (write(ex[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(ex[1]);
+	ex[1] = -1;
+	if (out) {
+		close(po[1]);
+		po[1] = -1;
+	}
+	if (err) {
+		close(pe[1]);
+		pe[1] = -1;
+	}
+	while ((out && po[0] >= 0) || (err && pe[0] >= 0)) {
+		struct pollfd pfd[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[0].revents && drain(&po[0], out ? out : &sink))
+			rc = MDC_ERR_NOMEM;
+		if (pfd[1].revents && drain(&pe[0], err ? err : &sink))
+			rc = MDC_ERR_NOMEM;
+	}
+	while (waitpid(pid, &ws, 0) < 0)
+		if (errno != EINTR) {
+			rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", prog, strerror(errno));
+			goto out;
+		}
+	{
+		int e;
+
+		if (read(ex[0], &e, sizeof(e)) == (ssize_t) sizeof(e)) {
+			rc = mdc_fail(ctx, MDC_ERR_IO, "cannot run '%s': %s", prog, strerror(e));
+			goto out;
+		}
+	}
+	if (rc) {
+		mdc_fail(ctx, rc, "out of memory");
+		goto out;
+	}
+	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+out:
+	for (int i = 0; i < 2; i++) {
+		if (po[i] >= 0)
+			close(po[i]);
+		if (pe[i] >= 0)
+			close(pe[i]);
+		if (ex[i] >= 0)
+			close(ex[i]);
+	}
+	mdc_buf_free(&sink);
+	free(argv);
+	free(prog);
+	return rc;
+}
+
+int mdc_live_check(char *const *args, struct mdc_buf *out, struct mdc_ctx *ctx)
+{
+	struct mdc_buf err = MDC_BUF_INIT, tmp = MDC_BUF_INIT;
+	struct mdc_buf *o = out ? out : &tmp;
+	int status, rc;
+
+	if ((rc = mdc_live_run(args, o, &err, &status, ctx)))
+		goto out;
+	if (status != 0) {
+		struct mdc_buf cmd = MDC_BUF_INIT;
+		char *msg = mdc_trim((char *) mdc_buf_str(&err));
+
+		for (size_t i = 0; args[i]; i++)
+			mdc_buf_addf(&cmd, "%s%s", i ? " " : "", args[i]);
+		/* scontrol's message, one line: it names the bad key itself */
+		for (char *p = msg; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		rc = mdc_fail(ctx, MDC_ERR_IO, "'scontrol %s' failed (exit %d): %s",
+			      mdc_buf_str(&cmd), status, *msg ? msg : "no message");
+		mdc_buf_free(&cmd);
+	}
+out:
+	mdc_buf_free(&err);
+	mdc_buf_free(&tmp);
+	return rc;
+}
+
+int mdc_live_config(struct mdc_kvs *out, struct mdc_ctx *ctx)
+{
+	char *args[] = { "show", "config", NULL };
+	struct mdc_buf b = MDC_BUF_INIT;
+	int rc;
+
+	if (!(rc = mdc_live_check(args, &b, ctx)))
+		rc = mdc_live_parse_config(mdc_buf_str(&b), out, ctx);
+	mdc_buf_free(&b);
+	return rc;
+}
+
+int mdc_live_partitions(struct mdc_recs *out, struct mdc_ctx *ctx)
+{
+	char *args[] = { "show", "partition", "--oneliner", NULL };
+	struct mdc_buf b = MDC_BUF_INIT;
+	int rc;
+
+	if (!(rc = mdc_live_check(args, &b, ctx)))
+		rc = mdc_live_parse_records(mdc_buf_str(&b), out, ctx);
+	mdc_buf_free(&b);
+	return rc;
+}
+
+int mdc_live_nodes(const char *nodes, struct mdc_recs *out, struct mdc_ctx *ctx)
+{
+	char *args[] = { "show", "node", "--oneliner", (char *) nodes, NULL };
+	struct mdc_buf b = MDC_BUF_INIT;
+	int rc;
+
+	if (!(rc = mdc_live_check(args, &b, ctx)))
+		rc = mdc_live_parse_records(mdc_buf_str(&b), out, ctx);
+	mdc_buf_free(&b);
+	return rc;
+}
+
+int mdc_live_hostnames(const char *hostlist, struct mdc_strv *out, struct mdc_ctx *ctx)
+{
+	char *args[] = { "show", "hostnames", (char *) hostlist, NULL };
+	struct mdc_buf b = MDC_BUF_INIT;
+	int rc;
+
+	if (!(rc = mdc_live_check(args, &b, ctx)) &&
+	    (rc = mdc_strv_split(out, mdc_buf_str(&b), "\n")))
+		mdc_fail(ctx, rc, "out of memory");
+	mdc_buf_free(&b);
+	return rc;
+}
+
+int mdc_live_update(char *const *args, struct mdc_ctx *ctx)
+{
+	return mdc_live_check(args, NULL, ctx);
+}
+
+/* Pools (NodeSet names) of the live slurm.conf with their expanded nodes:
+ * NAMES[i] holds NODES[i]. */
+struct poolmap {
+	struct mdc_strv names;
+	struct mdc_strv *nodes;
+};
+
+static void poolmap_free(struct poolmap *pm)
+{
+	for (size_t i = 0; i < pm->names.n; i++)
+		mdc_strv_free(&pm->nodes[i]);
+	free(pm->nodes);
+	mdc_strv_free(&pm->names);
+}
+
+static int poolmap_load(const char *conf_path, struct poolmap *pm, struct mdc_ctx *ctx)
+{
+	struct mdc_recs recs = MDC_RECS_INIT;
+	char *text = NULL;
+	int rc;
+
+	if ((rc = mdc_read_file(conf_path, &text, NULL, ctx)))
+		goto out;
+	if ((rc = mdc_live_parse_nodesets(text, &recs, ctx)))
+		goto out;
+	if (!(pm->nodes = calloc(recs.n + 1, sizeof(*pm->nodes)))) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < recs.n; i++) {
+		const char *nodes = mdc_kvs_get(&recs.v[i], "Nodes");
+
+		if ((rc = mdc_strv_push(&pm->names, recs.v[i].v[0].value))) {
+			mdc_fail(ctx, rc, "out of memory");
+			goto out;
+		}
+		if (nodes && *nodes &&
+		    (rc = mdc_live_hostnames(nodes, &pm->nodes[i], ctx)))
+			goto out;
+	}
+out:
+	mdc_recs_free(&recs);
+	free(text);
+	return rc;
+}
+
+/* Index of the pool holding NODE, or -1. */
+static long poolmap_find(const struct poolmap *pm, const char *node)
+{
+	for (size_t i = 0; i < pm->names.n; i++)
+		if (mdc_strv_has(&pm->nodes[i], node))
+			return (long) i;
+	return -1;
+}
+
+int mdc_live_pool_of(const char *conf_path, const char *hostlist, char **pool,
+		     bool *whole, struct mdc_ctx *ctx)
+{
+	struct poolmap pm = { MDC_STRV_INIT, NULL };
+	struct mdc_strv nodes = MDC_STRV_INIT;
+	long found = -1;
+	int rc;
+
+	*pool = NULL;
+	*whole = false;
+	if ((rc = poolmap_load(conf_path, &pm, ctx)))
+		goto out;
+	if ((rc = mdc_live_hostnames(hostlist, &nodes, ctx)))
+		goto out;
+	for (size_t i = 0; i < nodes.n; i++) {
+		long p = poolmap_find(&pm, nodes.v[i]);
+
+		if (p < 0) {
+			rc = mdc_fail(ctx, MDC_ERR_INVAL,
+				      "node '%s' is in no node pool (no NodeSet line of '%s' holds it)",
+				      nodes.v[i], conf_path);
+			goto out;
+		}
+		if (found >= 0 && p != found) {
+			rc = mdc_fail(ctx, MDC_ERR_INVAL,
+				      "nodes '%s' span node pools '%s' and '%s': update one pool at a time",
+				      hostlist, pm.names.v[found], pm.names.v[p]);
+			goto out;
+		}
+		found = p;
+	}
+	if (found < 0) {
+		rc = mdc_fail(ctx, MDC_ERR_INVAL, "no node in '%s'", hostlist);
+		goto out;
+	}
+	*whole = true;
+	for (size_t i = 0; i < pm.nodes[found].n; i++)
+		if (!mdc_strv_has(&nodes, pm.nodes[found].v[i]))
+			*whole = false;
+	if (!(*pool = strdup(pm.names.v[found])))
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+out:
+	mdc_strv_free(&nodes);
+	poolmap_free(&pm);
+	return rc;
+}
+
+int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
+			    struct mdc_strv *pools, struct mdc_ctx *ctx)
+{
+	struct poolmap pm = { MDC_STRV_INIT, NULL };
+	struct mdc_strv items = MDC_STRV_INIT, nodes = MDC_STRV_INIT;
+	int rc;
+
+	if ((rc = poolmap_load(conf_path, &pm, ctx)))
+		goto out;
+	/* NodeSet names given directly are pools as they are; the rest are
+	 * host lists (which may hold commas inside brackets) */
+	{
+		struct mdc_buf rest = MDC_BUF_INIT;
+		int depth = 0;
+		const char *s = hostlist, *start = hostlist;
+
+		for (;; s++) {
+			if (*s == '[')
+				depth++;
+			else if (*s == ']')
+				depth--;
+			if ((*s == ',' && depth == 0) || !*s) {
+				char *item = strndup(start, (size_t) (s - start));
+
+				if (!item) {
+					rc = MDC_ERR_NOMEM;
+					break;
+				}
+				if (mdc_strv_has(&pm.names, item)) {
+					if (!mdc_strv_has(pools, item))
+						rc = mdc_strv_push(pools, item);
+				} else if (*item) {
+					rc = mdc_buf_addf(&rest, "%s%s", rest.len ? "," : "", item);
+				}
+				free(item);
+				if (rc || !*s)
+					break;
+				start = s + 1;
+			}
+		}
+		if (!rc && rest.len)
+			rc = mdc_strv_push(&items, mdc_buf_str(&rest));
+		mdc_buf_free(&rest);
+		if (rc) {
+			mdc_fail(ctx, rc, "out of memory");
+			goto out;
+		}
+	}
+	if (items.n && (rc = mdc_live_hostnames(items.v[0], &nodes, ctx)))
+		goto out;
+	for (size_t i = 0; i < nodes.n; i++) {
+		long p = poolmap_find(&pm, nodes.v[i]);
+
+		if (p < 0) {
+			rc = mdc_fail(ctx, MDC_ERR_INVAL,
+				      "node '%s' is in no node pool: partitions of a managed cluster hold whole pools (NodeSet lines of '%s')",
+				      nodes.v[i], conf_path);
+			goto out;
+		}
+		if (!mdc_strv_has(pools, pm.names.v[p]) &&
+		    (rc = mdc_strv_push(pools, pm.names.v[p]))) {
+			mdc_fail(ctx, rc, "out of memory");
+			goto out;
+		}
+	}
+out:
+	mdc_strv_free(&items);
+	mdc_strv_free(&nodes);
+	poolmap_free(&pm);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- values */
+
+static bool parse_num(const char **s, long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char) **s))
+		return false;
+	errno = 0;
+	*v = strtol(*s, &end, 10);
+	if (errno)
+		return false;
+	*s = end;
+	return true;
+}
+
+bool mdc_live_time_seconds(const char *s, long *seconds)
+{
+	long f[4], days = 0;
+	int nf = 0;
+	bool has_days = false;
+
+	if (!s || !*s)
+		return false;
+	if (!strcasecmp(s, "UNLIMITED") || !strcasecmp(s, "INFINITE")) {
+		*seconds = -1;
+		return true;
+	}
+	if (!strcasecmp(s, "NONE")) {
+		*seconds = -2;
+		return true;
+	}
+	if (!parse_num(&s, &f[nf++]))
+		return false;
+	if (*s == '-') {
+		has_days = true;
+		days = f[0];
+		nf = 0;
+		s++;
+		if (!parse_num(&s, &f[nf++]))
+			return false;
+	}
+	while (*s == ':' && nf < 3) {
+		s++;
+		if (!parse_num(&s, &f[nf++]))
+			return false;
+	}
+	if (*s)
+		return false;
+	if (has_days) {		/* days-hours[:minutes[:seconds]] */
+		long h = f[0], m = nf > 1 ? f[1] : 0, sec = nf > 2 ? f[2] : 0;
+
+		*seconds = ((days * 24 + h) * 60 + m) * 60 + sec;
+	} else if (nf == 1) {	/* minutes */
+		*seconds = f[0] * 60;
+	} else if (nf == 2) {	/* minutes:seconds */
+		*seconds = f[0] * 60 + f[1];
+	} else {		/* hours:minutes:seconds */
+		*seconds = (f[0] * 60 + f[1]) * 60 + f[2];
+	}
+	return true;
+}
+
+/* Keys whose values are Slurm times (partition and cluster scope). */
+static const char *const time_keys[] = {
+	"MaxTime", "DefaultTime", "PreemptExemptTime", "OverTimeLimit", NULL,
+};
+
+bool mdc_live_value_eq(const char *key, const char *a, const char *b)
+{
+	long ta, tb;
+
+	if (!a || !b)
+		return a == b;
+	for (size_t i = 0; time_keys[i]; i++)
+		if (mdc_key_eq(key, time_keys[i]) && mdc_live_time_seconds(a, &ta) &&
+		    mdc_live_time_seconds(b, &tb))
+			return ta == tb;
+	/* Slurm prints enum words in capitals (REQUEUE, YES) whatever was typed */
+	return strcasecmp(a, b) == 0;
+}

@@ -1,0 +1,182 @@
+/* scintent.c - a persistent scontrol command -> an intent for the managed
+ * API plus the equivalent real scontrol command for the live slurmctld.
+ * Every key and value is checked against the option tables first, so a
+ * bad command sends nothing anywhere. */
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "sc_options.h"
+#include "scargs.h"
+
+/* Check KEY=VALUE for SCOPE; *OPT gets the table entry (canonical name). */
+static int check_pair(const char *what, unsigned scope, const char *key, const char *value,
+		      const struct sc_option **opt, struct mdc_ctx *ctx)
+{
+	char why[256] = "";
+	const char *hint;
+
+	*opt = sc_opt_find(key, scope);
+	if (!*opt) {
+		hint = sc_opt_suggest(key, scope);
+		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: unknown key '%s'%s%s%s", what, key,
+				hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+	}
+	if ((*opt)->flags & (SC_OPT_MANAGED | SC_OPT_REFUSED))
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "%s: '%s' cannot be set on a managed cluster%s%s",
+				what, (*opt)->name, (*opt)->why ? ": " : "",
+				(*opt)->why ? (*opt)->why : "");
+	if (mdc_has_ctrl(value))
+		return mdc_fail(ctx, MDC_ERR_REFUSED,
+				"%s: the value of '%s' holds a control character (it would inject slurm.conf lines)",
+				what, (*opt)->name);
+	if (!sc_opt_check_value(*opt, value, why, sizeof(why)))
+		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: bad value '%s' for '%s': %s", what, value,
+				(*opt)->name, why);
+	return 0;
+}
+
+static int live_push(struct mdc_strv *live, const char *key, const char *value)
+{
+	return mdc_strv_pushf(live, "%s=%s", key, value);
+}
+
+/* Partition pairs shared by update and create.  KV_OUT (create) collects
+ * "Key=Value" strings, else each pair becomes a PART_SET op. */
+static int part_pairs(const struct scx_cmd *cmd, const char *conf_path, struct mdc_intent *in,
+		      struct mdc_op *create, struct mdc_strv *live, struct mdc_strv *notes,
+		      struct mdc_ctx *ctx)
+{
+	char what[300];
+	int rc = 0;
+
+	snprintf(what, sizeof(what), "PartitionName=%s", cmd->name);
+	for (size_t i = 0; i < cmd->kv.n && !rc; i++) {
+		const char *key = cmd->kv.v[i].key, *val = cmd->kv.v[i].value;
+		const struct sc_option *opt;
+
+		if (mdc_key_eq(key, "Nodes")) {
+			struct mdc_strv pools = MDC_STRV_INIT;
+
+			if (!(rc = mdc_live_pools_covering(conf_path, val, &pools, ctx))) {
+				struct mdc_op *op = create;
+
+				if (!op && !(op = mdc_intent_add(in, MDC_OP_PART_POOLS, cmd->name, NULL, NULL)))
+					rc = MDC_ERR_NOMEM;
+				for (size_t p = 0; !rc && p < pools.n; p++)
+					rc = mdc_strv_push(&op->list, pools.v[p]);
+			}
+			mdc_strv_free(&pools);
+		} else if (mdc_key_eq(key, "Default")) {
+			if (!strcasecmp(val, "YES")) {
+				if (!mdc_intent_add(in, MDC_OP_PART_DEFAULT, cmd->name, NULL, NULL))
+					rc = MDC_ERR_NOMEM;
+			} else if (!create) {
+				rc = mdc_fail(ctx, MDC_ERR_REFUSED,
+					      "%s: Default=%s: a managed cluster always has one default partition; set Default=YES on another one",
+					      what, val);
+				break;
+			}
+		} else if (mdc_key_eq(key, "State")) {
+			/* UP/DOWN/DRAIN is how admins take a partition out for
+			 * maintenance: a runtime state, not a setting to persist */
+			if ((rc = check_pair(what, SC_SCOPE_PARTITION, key, val, &opt, ctx)))
+				break;
+			rc = mdc_strv_pushf(notes, "%s State=%s: applied to the live slurmctld only (runtime state, not persisted)",
+					    what, val);
+		} else {
+			if ((rc = check_pair(what, SC_SCOPE_PARTITION, key, val, &opt, ctx)))
+				break;
+			if (create)
+				rc = mdc_strv_pushf(&create->kv, "%s=%s", opt->name, val);
+			else if (!mdc_intent_add(in, MDC_OP_PART_SET, cmd->name, opt->name, val))
+				rc = MDC_ERR_NOMEM;
+		}
+		if (!rc)
+			rc = live_push(live, key, val);
+	}
+	if (rc == MDC_ERR_NOMEM)
+		mdc_fail(ctx, rc, "out of memory");
+	return rc;
+}
+
+int scx_intent(const struct scx_cmd *cmd, const char *conf_path, struct mdc_intent *in,
+	       struct mdc_strv *live, struct mdc_strv *notes, struct mdc_ctx *ctx)
+{
+	static const char *const live_verb[] = {
+		[SCX_UPDATE_PART] = "update", [SCX_CREATE_PART] = "create",
+		[SCX_DELETE_PART] = "delete", [SCX_UPDATE_NODES] = "update",
+	};
+	struct mdc_op *op;
+	char *pool = NULL;
+	int rc = 0;
+
+	if (cmd->verb < SCX_UPDATE_PART || cmd->verb > SCX_UPDATE_NODES)
+		return mdc_fail(ctx, MDC_ERR_INTERNAL, "'%s' is not a persistent command",
+				scx_verb_name(cmd->verb));
+	if (mdc_has_ctrl(cmd->name))
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "the name '%s' holds a control character", cmd->name);
+	if ((rc = mdc_strv_push(live, live_verb[cmd->verb])) ||
+	    (rc = live_push(live, cmd->verb == SCX_UPDATE_NODES ? "NodeName" : "PartitionName",
+			    cmd->name)))
+		goto nomem;
+
+	switch (cmd->verb) {
+	case SCX_UPDATE_PART:
+		rc = part_pairs(cmd, conf_path, in, NULL, live, notes, ctx);
+		break;
+	case SCX_CREATE_PART:
+		if (!mdc_kvs_get(&cmd->kv, "Nodes")) {
+			rc = mdc_fail(ctx, MDC_ERR_USAGE,
+				      "create PartitionName=%s: give Nodes= (the node pools' nodes or NodeSet names)",
+				      cmd->name);
+			break;
+		}
+		if (!(op = mdc_intent_add(in, MDC_OP_PART_CREATE, cmd->name, NULL, NULL)))
+			goto nomem;
+		op->where = strdup("argv");
+		rc = part_pairs(cmd, conf_path, in, op, live, notes, ctx);
+		break;
+	case SCX_DELETE_PART:
+		if (!mdc_intent_add(in, MDC_OP_PART_DELETE, cmd->name, NULL, NULL))
+			goto nomem;
+		break;
+	case SCX_UPDATE_NODES: {
+		char what[300];
+		bool whole;
+
+		snprintf(what, sizeof(what), "NodeName=%s", cmd->name);
+		if ((rc = mdc_live_pool_of(conf_path, cmd->name, &pool, &whole, ctx)))
+			break;
+		if (!whole) {
+			rc = mdc_fail(ctx, MDC_ERR_REFUSED,
+				      "%s: settings persist per node pool; name every node of pool '%s', or use scontrol for a runtime-only change",
+				      what, pool);
+			break;
+		}
+		for (size_t i = 0; i < cmd->kv.n; i++) {
+			const char *key = cmd->kv.v[i].key, *val = cmd->kv.v[i].value;
+			const struct sc_option *opt;
+
+			/* scontrol's AvailableFeatures is slurm.conf's Features */
+			if (mdc_key_eq(key, "AvailableFeatures"))
+				key = "Features";
+			if ((rc = check_pair(what, SC_SCOPE_NODE, key, val, &opt, ctx)))
+				goto out;
+			if (!mdc_intent_add(in, MDC_OP_NODESET_SET, pool, opt->name, val) ||
+			    live_push(live, cmd->kv.v[i].key, val))
+				goto nomem;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+out:
+	free(pool);
+	return rc;
+nomem:
+	free(pool);
+	return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+}
