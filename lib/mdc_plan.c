@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "mdc_json.h"
 #include "mdc_plan.h"
 #include "sc_options.h"
@@ -1273,4 +1274,122 @@ void mdc_plan_free(struct mdc_plan *plan)
 	mdc_strv_free(&plan->warnings);
 	mdc_strv_free(&plan->refusals);
 	plan_init(plan);
+}
+
+/* ---- the service-managed base of a live slurm.conf -------------------- */
+
+/* Length of the key at the start of S ("NodeName" of "NodeName=a ..."). */
+static size_t key_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && s[n] != '=' && s[n] != ' ' && s[n] != '\t' && s[n] != '#')
+		n++;
+	return n;
+}
+
+static bool key_is(const char *s, size_t n, const char *word)
+{
+	return strlen(word) == n && !strncasecmp(s, word, n);
+}
+
+/* Is KEY (N bytes) set by some node set's config in CLUSTER? */
+static bool nodeset_key(const json_object *cluster, const char *key, size_t n)
+{
+	json_object *sets = mdc_json_get_path(cluster, SLURM_SPEC ".node_sets");
+	size_t ns = sets && json_object_is_type(sets, json_type_array) ? json_object_array_length(sets) : 0;
+	char k[128];
+
+	if (n >= sizeof(k))
+		return false;
+	memcpy(k, key, n);
+	k[n] = '\0';
+	for (size_t i = 0; i < ns; i++) {
+		json_object *cfg = mdc_json_get_obj(json_object_array_get_idx(sets, i), "config");
+
+		if (cfg && map_key(cfg, k))
+			return true;
+	}
+	return false;
+}
+
+/* A NodeName line without the node_sets keys (words split on blanks
+ * outside double quotes; a comment ends the line). */
+static int put_node_line(struct mdc_buf *out, const char *line, size_t len,
+			 const json_object *cluster)
+{
+	size_t i = 0;
+	bool first = true;
+
+	while (i < len) {
+		size_t start, klen;
+		bool quote = false;
+
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (i >= len || line[i] == '#')
+			break;
+		start = i;
+		while (i < len && (quote || (line[i] != ' ' && line[i] != '\t'))) {
+			if (line[i] == '"')
+				quote = !quote;
+			i++;
+		}
+		klen = key_len(line + start);
+		if (!first && klen && nodeset_key(cluster, line + start, klen))
+			continue;
+		if ((!first && mdc_buf_addc(out, ' ')) || mdc_buf_add(out, line + start, i - start))
+			return MDC_ERR_NOMEM;
+		first = false;
+	}
+	return mdc_buf_addc(out, '\n');
+}
+
+int mdc_plan_base(const char *live, const json_object *cluster, char **base,
+		  struct mdc_ctx *ctx)
+{
+	static const char *const keep[] = { "NodeSet", "DownNodes", "FrontendName", "Include", NULL };
+	struct mdc_buf out = MDC_BUF_INIT;
+	const char *line, *eol;
+	int rc = 0;
+
+	*base = NULL;
+	for (line = live ? live : ""; *line && !rc; line = *eol ? eol + 1 : eol) {
+		const char *s = line;
+		size_t len, klen;
+		const struct sc_option *opt;
+		char key[128];
+		bool kept = false;
+
+		eol = strchr(line, '\n');
+		if (!eol)
+			eol = line + strlen(line);
+		while (s < eol && (*s == ' ' || *s == '\t'))
+			s++;
+		len = (size_t) (eol - s);
+		if (len && s[len - 1] == '\r')
+			len--;
+		klen = key_len(s);
+		if (!klen || klen >= sizeof(key) || klen > len)
+			continue;	/* blank or comment */
+		if (key_is(s, klen, "NodeName")) {
+			rc = put_node_line(&out, s, len, cluster);
+			continue;
+		}
+		for (size_t i = 0; keep[i]; i++)
+			kept |= key_is(s, klen, keep[i]);
+		memcpy(key, s, klen);
+		key[klen] = '\0';
+		if (!kept && (opt = sc_opt_find(key, SC_SCOPE_CLUSTER)) && (opt->flags & SC_OPT_MANAGED))
+			kept = true;
+		if (kept && (mdc_buf_add(&out, s, len) || mdc_buf_addc(&out, '\n')))
+			rc = MDC_ERR_NOMEM;
+	}
+	if (!rc && !(*base = mdc_buf_release(&out)))
+		*base = strdup("");
+	if (rc || !*base) {
+		mdc_buf_free(&out);
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	}
+	return 0;
 }

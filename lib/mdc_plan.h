@@ -58,4 +58,15 @@ int mdc_plan_format(const struct mdc_plan *plan, struct mdc_buf *out);
 json_object *mdc_plan_to_json(const struct mdc_plan *plan);
 void mdc_plan_free(struct mdc_plan *plan);
 
+/* The service-managed part of a live slurm.conf: the BASE sc_render draws
+ * on (see sc_render.h).  Keeps the global lines whose key the option table
+ * marks service-managed (ClusterName, SlurmctldHost, paths, ports...), the
+ * NodeSet, DownNodes, FrontendName and Include lines, and the NodeName
+ * lines without the keys CLUSTER's node_sets add to them (CLUSTER may be
+ * NULL); drops comments, partitions and every user setting, so that
+ * rendering the spec over it gives back the live file when both agree.
+ * *BASE is malloc'ed; the caller frees it. */
+int mdc_plan_base(const char *live, const json_object *cluster, char **base,
+		  struct mdc_ctx *ctx);
+
 #endif
