@@ -593,8 +593,9 @@ static int mdc_copy_path(json_object *dst, const json_object *src, const char *p
 	}
 	if (!parent)
 		return v ? MDC_ERR_NOMEM : 0;
-	if (!v || json_object_is_type(v, json_type_null)) {
-		mdc_json_del(parent, dot ? dot + 1 : path);	/* C2: named but absent = cleared */
+	if (!mdc_nonempty(v)) {
+		/* C2: named but absent = cleared; C7: sent empty = cleared */
+		mdc_json_del(parent, dot ? dot + 1 : path);
 		return 0;
 	}
 	return mdc_json_set(parent, dot ? dot + 1 : path, mdc_json_copy(v));

@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Every API rule C1-C13 (DESIGN section 3) enforced by the running
+# emulator, black-box over HTTP: status, error text and resulting resource.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/emu.sh"
+
+SS=orchestrator_spec.slurm_spec
+emu_start || { fail "emulator starts"; exit 1; }
+emu_create_cluster c1 >/dev/null || { fail "create c1"; exit 1; }
+
+# patch ID QUERY JSON: PATCH, wait for the LRO when accepted; sets CODE and
+# BODY (the error, or the finished operation)
+patch() {
+	CODE=$(curl -s -o "$TEST_DIR/resp" -w '%{http_code}' -X PATCH \
+		-H 'Content-Type: application/json' --data-binary "$3" "$EMU_CLUSTERS/$1?$2")
+	BODY=$(cat "$TEST_DIR/resp")
+	if [ "$CODE" = 200 ]; then
+		BODY=$(emu_wait_op "$(jq -r .name <<<"$BODY")")
+	fi
+}
+get() { curl -s "$EMU_CLUSTERS/$1"; }
+err() { jq -r '"\(.error.code) \(.error.status)"' <<<"$BODY"; }
+msg() { jq -r .error.message <<<"$BODY"; }
+
+# --- C1 allowed mask paths -------------------------------------------------------
+patch c1 "updateMask=display_name" '{"display_name":"x"}'
+is "$CODE $(err)" "400 400 INVALID_ARGUMENT" "C1: a mask path outside the list is INVALID_ARGUMENT"
+like "$(msg)" "invalid update mask path 'display_name'" "C1: the message names the path"
+is "$(jq -r '.error.details[] | select(."@type" | endswith("BadRequest")) | .fieldViolations[0].field' <<<"$BODY")" \
+	update_mask "C1: BadRequest fieldViolation names update_mask"
+is "$(get c1 | jq -r .displayName)" "test cluster" "C1: the cluster is unchanged"
+patch c1 "updateMask=orchestratorSpec.slurmSpec.config" '{"orchestratorSpec":{"slurmSpec":{"config":{"PriorityWeightAge":"10"}}}}'
+is "$CODE $(jq -r .response.orchestratorSpec.slurmSpec.config.PriorityWeightAge <<<"$BODY")" "200 10" \
+	"C1: lowerCamelCase mask path and body accepted"
+is "$(get c1 | jq -r .labels.team)" ml "C1: fields outside the mask are kept"
+
+# --- C2 named but absent = cleared -----------------------------------------------
+patch c1 "updateMask=labels,$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":"20"}}}}'
+is "$CODE $(get c1 | jq -c .labels)" "200 null" "C2: labels named in the mask but absent are cleared"
+
+# --- C3 no mask: whole-payload diff ------------------------------------------------
+patch c1 "updateMask=labels" '{"labels":{"team":"ml","env":"dev"}}'
+full=$(get c1 | jq 'del(.labels, .name, .state, .createTime, .updateTime)')
+patch c1 "" "$full"
+is "$CODE" 200 "C3: PATCH without updateMask accepted"
+is "$(get c1 | jq -c '[.labels, .orchestratorSpec.slurmSpec.config.PriorityWeightAge]')" '[null,"20"]' \
+	"C3: what the payload omits (labels) is cleared, what it carries stays"
+noconf=$(get c1 | jq 'del(.orchestratorSpec.slurmSpec.config)')
+patch c1 "" "$noconf"
+is "$(get c1 | jq -c .orchestratorSpec.slurmSpec.config)" null "C3: omitted config is cleared too"
+
+# --- C4 update modes -----------------------------------------------------------------
+patch c1 "updateMask=labels&updateMode=SOMETIMES" '{"labels":{}}'
+is "$CODE $(err)" "400 400 INVALID_ARGUMENT" "C4: unknown updateMode rejected"
+like "$(msg)" "invalid updateMode 'SOMETIMES'" "C4: the message names the mode"
+for m in UPDATE_MODE_UNSPECIFIED USER_ONLY USER_AND_SERVICE; do
+	patch c1 "updateMask=labels&updateMode=$m" "{\"labels\":{\"mode\":\"$(tr A-Z a-z <<<$m)\"}}"
+	is "$CODE $(get c1 | jq -r .labels.mode)" "200 $(tr A-Z a-z <<<$m)" "C4: updateMode=$m accepted"
+done
+
+# --- C5 full replacement of repeated fields -----------------------------------------------
+pools=$(get c1 | jq -c '.nodePools')
+three=$(jq -c '. + [{"id":"gpu","machine_spec":{"machine_type":"a3-highgpu-8g"},"scaling_spec":{"min_node_count":0,"max_node_count":2}}]' <<<"$pools")
+patch c1 "updateMask=node_pools" "{\"node_pools\":$three}"
+is "$(get c1 | jq -c '[.nodePools[].id]')" '["cpu","login","gpu"]' "C5: node_pools replaced by the complete list"
+patch c1 "updateMask=node_pools" "{\"node_pools\":$(jq -c '[.[] | select(.id != "login")]' <<<"$pools")}"
+is "$CODE" 400 "C5: a list without the login pool is rejected (login_node_pool_id names it)"
+like "$(msg)" "login_node_pool_id 'login' names no node pool" "C5: ... with the reason"
+patch c1 "updateMask=node_pools" "{\"node_pools\":$pools}"
+is "$(get c1 | jq -c '[.nodePools[].id]')" '["cpu","login"]' "C5: an omitted pool is removed"
+patch c1 "updateMask=$SS.prolog_bash_scripts" '{"orchestrator_spec":{"slurm_spec":{"prolog_bash_scripts":["echo a","echo b"]}}}'
+patch c1 "updateMask=$SS.prolog_bash_scripts" '{"orchestrator_spec":{"slurm_spec":{"prolog_bash_scripts":["echo c"]}}}'
+is "$(get c1 | jq -c .orchestratorSpec.slurmSpec.prologBashScripts)" '["echo c"]' "C5: prolog_bash_scripts replaced whole"
+patch c1 "updateMask=$SS.epilog_bash_scripts" '{"orchestrator_spec":{"slurm_spec":{"epilog_bash_scripts":"echo"}}}'
+is "$CODE" 400 "C5: a script list must be a list"
+
+# --- C6 default partition ----------------------------------------------------------------
+patch c1 "updateMask=$SS.partitions" '{"orchestrator_spec":{"slurm_spec":{"partitions":[{"id":"cpu","node_pool_ids":["cpu"]},{"id":"long","node_pool_ids":["cpu"],"config":{"MaxTime":"7-00:00:00"}}]}}}'
+is "$CODE" 200 "C6: add partition long"
+patch c1 "updateMask=$SS.default_partition_id" '{"orchestrator_spec":{"slurm_spec":{"default_partition_id":"long"}}}'
+got=$(get c1)
+is "$CODE $(jq -r .orchestratorSpec.slurmSpec.defaultPartitionId <<<"$got") $(jq -c '[.orchestratorSpec.slurmSpec.partitions[].id]' <<<"$got")" \
+	'200 long ["cpu","long"]' "C6: default changed with only its path; partitions untouched"
+patch c1 "updateMask=$SS.partitions" '{"orchestrator_spec":{"slurm_spec":{"partitions":[{"id":"cpu","node_pool_ids":["cpu"]}]}}}'
+is "$CODE $(err)" "400 400 INVALID_ARGUMENT" "C6: removing the default partition is rejected"
+like "$(msg)" "removes or renames partition 'long', the default partition" "C6: ... naming it"
+patch c1 "updateMask=$SS.partitions" '{"orchestrator_spec":{"slurm_spec":{"partitions":[{"id":"cpu","node_pool_ids":["cpu"]},{"id":"long2","node_pool_ids":["cpu"]}]}}}'
+is "$CODE" 400 "C6: renaming the default partition is rejected"
+patch c1 "updateMask=$SS.default_partition_id" '{"orchestrator_spec":{"slurm_spec":{"default_partition_id":"nope"}}}'
+like "$CODE $(msg)" "^400 default_partition_id 'nope' names no partition" "C6: default must name a partition"
+is "$(get c1 | jq -r .orchestratorSpec.slurmSpec.defaultPartitionId)" long "C6: the cluster kept its default"
+
+# --- C7 the three maps, replaced whole; keys ignore case and underscores ----------------------
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityType":"priority/multifactor","PriorityWeightAge":"1000"}}}}'
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightFairshare":"500"}}}}'
+is "$(get c1 | jq -c .orchestratorSpec.slurmSpec.config)" '{"PriorityWeightFairshare":"500"}' "C7: config replaced whole (omitted keys removed)"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{}}}}'
+is "$CODE $(get c1 | jq -c .orchestratorSpec.slurmSpec.config)" "200 null" "C7: empty map with its path clears it"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"priority_weight_age":"5","PREEMPTMODE":"REQUEUE"}}}}'
+is "$CODE $(get c1 | jq -c .orchestratorSpec.slurmSpec.config)" '200 {"priority_weight_age":"5","PREEMPTMODE":"REQUEUE"}' \
+	"C7: keys matched ignoring case and underscores"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":"5","priorityweightage":"6"}}}}'
+like "$CODE $(msg)" "^400 .*'PriorityWeightAge' and 'priorityweightage' are the same Slurm parameter" "C7: one key twice is rejected"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAgee":"5"}}}}'
+like "$CODE $(msg)" "^400 .*unknown Slurm parameter 'PriorityWeightAgee' \(did you mean 'PriorityWeightAge'\?\)" "C7: unknown key named with a suggestion"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":5}}}}'
+like "$CODE $(msg)" "^400 .*must be a string" "C7: values are strings"
+patch c1 "updateMask=$SS.node_sets" '{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"10","Features":"fast"}}]}}}'
+is "$CODE $(get c1 | jq -c '.orchestratorSpec.slurmSpec.nodeSets[0].config')" '200 {"Weight":"10","Features":"fast"}' "C7: node_sets map accepted"
+patch c1 "updateMask=$SS.node_sets" '{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"20"}}]}}}'
+is "$(get c1 | jq -c '.orchestratorSpec.slurmSpec.nodeSets[0].config')" '{"Weight":"20"}' "C7: node_sets config replaced whole"
+patch c1 "updateMask=$SS.node_sets" '{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"login","config":{"Weight":"1"}}]}}}'
+is "$CODE" 400 "C7: a node set must name a compute pool"
+
+# --- C9 config vs scheduling/accounting --------------------------------------------------------
+patch c1 "updateMask=$SS.config,$SS.scheduling" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":"1"},"scheduling":{"priority_weight_age":1}}}}'
+like "$CODE $(msg)" "^400 the request sets both config and the legacy scheduling/accounting" "C9: a request setting both is rejected"
+jq '.orchestrator_spec.slurm_spec.scheduling = {"priority_type":"PRIORITY_TYPE_MULTIFACTOR"} | .orchestrator_spec.slurm_spec.accounting = {"accounting_storage_enforce":"limits"}' \
+	< <(emu_standard_cluster) >"$TEST_DIR/legacy.json"
+emu_create_cluster leg "$TEST_DIR/legacy.json" >/dev/null
+patch leg "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightQOS":"100"}}}}'
+like "$CODE $(msg)" "^400 the cluster would use both config and the legacy scheduling/accounting fields.*name all three paths" \
+	"C9: config alone on a legacy cluster is rejected, with the migration hint"
+patch leg "updateMask=$SS.config,$SS.scheduling,$SS.accounting" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityType":"priority/multifactor","AccountingStorageEnforce":"limits","PriorityWeightQOS":"100"}}}}'
+got=$(get leg)
+is "$CODE $(jq -c '[.orchestratorSpec.slurmSpec.scheduling, .orchestratorSpec.slurmSpec.accounting, .orchestratorSpec.slurmSpec.config.PriorityWeightQOS]' <<<"$got")" \
+	'200 [null,null,"100"]' "C9: the documented migration is accepted and clears the legacy fields"
+patch leg "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightQOS":"200"}}}}'
+is "$CODE" 200 "C9: afterwards a config mask suffices"
+
+# --- C10 refused keys and control characters ----------------------------------------------------
+for k in HealthCheckProgram RequeueExit Prolog Epilog; do
+	patch c1 "updateMask=$SS.config" "{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"$k\":\"x\"}}}}"
+	like "$CODE $(msg)" "^400 .*parameter '$k' is refused" "C10: $k refused, named"
+done
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"Prolog":"/x"}}}}'
+like "$(msg)" "prolog_bash_scripts" "C10: Prolog refusal points to prolog_bash_scripts"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"StorageHost":"db"}}}}'
+like "$CODE $(msg)" "^400 .*'StorageHost' is refused.*slurmdbd.conf" "C10: slurmdbd.conf parameters refused"
+patch c1 "updateMask=$SS.partitions" '{"orchestrator_spec":{"slurm_spec":{"partitions":[{"id":"cpu","node_pool_ids":["cpu"]},{"id":"long","node_pool_ids":["cpu"],"config":{"Default":"YES"}}]}}}'
+like "$CODE $(msg)" "^400 partition 'long': parameter 'Default' is refused.*default_partition_id" "C10: partition-scope Default refused"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"SchedulerParameters":"bf_continue\nPartitionName=evil"}}}}'
+like "$CODE $(msg)" "^400 .*'SchedulerParameters' contains a newline or other control character" "C10: newline in a value refused"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"SchedulerParameters":"a\tb"}}}}'
+is "$CODE" 400 "C10: tab in a value refused"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"ClusterName":"other"}}}}'
+like "$CODE $(msg)" "^400 .*'ClusterName' is managed by the service" "C10: service-managed keys refused"
+is "$(get c1 | jq -c .orchestratorSpec.slurmSpec.config)" '{"priority_weight_age":"5","PREEMPTMODE":"REQUEUE"}' "C10: refusals changed nothing"
+
+# --- C13 each value checked alone ---------------------------------------------------------------
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":"lots"}}}}'
+like "$CODE $(msg)" "^400 .*invalid value 'lots' for 'PriorityWeightAge'" "C13: a bad value is rejected alone"
+
+# --- cluster id rule ------------------------------------------------------------------------------
+for id in Upper 1abc abcdefghijk a-b; do
+	code=$(curl -s -o "$TEST_DIR/resp" -w '%{http_code}' -X POST --data-binary @"$TEST_DIR/emu-cluster-c1.json" \
+		"$EMU_CLUSTERS?model_development_cluster_id=$id")
+	like "$code $(jq -r .error.message "$TEST_DIR/resp")" "^400 invalid cluster id '$id'.*\^\[a-z\]\[a-z0-9\]\{0,9\}\\$" "id rule: '$id' rejected"
+done
+op=$(emu_create_cluster abcdefghij)
+is "$(jq -r .done <<<"$op")" true "id rule: ten characters accepted"
+
+# PATCH of an unknown cluster; a body that is not JSON
+patch nosuch "updateMask=labels" '{}'
+is "$CODE $(err)" "404 404 NOT_FOUND" "PATCH of an unknown cluster: 404"
+patch c1 "updateMask=labels" '{"labels":'
+like "$CODE $(msg)" "^400 invalid JSON payload" "malformed JSON: 400"
+
+done_testing
