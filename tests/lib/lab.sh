@@ -1,0 +1,61 @@
+# lab.sh - a real Slurm lab for shell tests (sourced after tap.sh).
+#
+#   . "$top_srcdir/tests/lib/tap.sh"
+#   . "$top_srcdir/tests/lib/lab.sh"
+#   lab_up [--managed] [slurm-lab up options...]   # before plan
+#   ... SLURM_CONF (and MDC_ENDPOINT, MDC_CLUSTER) are exported ...
+#   lab_down                                      # optional: at_exit does it
+#
+# lab_up skips the whole test (skip_all) when not root or when Slurm or
+# munge is not installed, starts the lab in "$TEST_DIR/lab" (LAB_DIR),
+# registers its shutdown with at_exit (runs even when the test fails) and
+# its daemon logs with show_on_fail.  If the lab cannot start, the test
+# bails out with slurm-lab's error and the daemons' log tails.
+
+LAB_SCRIPT=${LAB_SCRIPT:-$top_srcdir/scripts/slurm-lab}
+# mdc-emulator for --managed labs is looked up in the build tree first
+export MDC_BUILDDIR=${MDC_BUILDDIR:-$top_builddir}
+
+# lab_need: skip the test unless this machine can run a lab
+lab_need() {
+	local c
+	[ "$(id -u)" = 0 ] || skip_all "a Slurm lab needs root"
+	for c in munged slurmctld slurmd scontrol srun sbatch; do
+		command -v "$c" >/dev/null 2>&1 ||
+			skip_all "'$c' is not installed (scripts/install-deps)"
+	done
+}
+
+# lab_start DIR [options]: start a lab in DIR, eval its exports into this
+# shell, stop it at exit.  Bails out (exit 1) if it does not come up.
+lab_start() {
+	local dir=$1 out rc
+	shift
+	lab_need
+	case " $* " in
+		*" --managed "*)
+			[ -x "$MDC_BUILDDIR/mdc-emulator" ] || command -v mdc-emulator >/dev/null ||
+				skip_all "mdc-emulator is not built" ;;
+	esac
+	at_exit "\"\$LAB_SCRIPT\" down '$dir'"
+	show_on_fail "$dir/log/slurmctld.log" "$dir/log/slurmd.log" \
+		"$dir/log/munged.log" "$dir/log/emulator.log"
+	out=$("$LAB_SCRIPT" up "$dir" "$@" 2>"$TEST_DIR/lab-up.err")
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		diag "slurm-lab up $dir $* failed (exit $rc):"
+		diag "$(cat "$TEST_DIR/lab-up.err")"
+		echo "Bail out! slurm-lab up failed"
+		exit 1
+	fi
+	eval "$out"
+}
+
+lab_up() {
+	LAB_DIR=$TEST_DIR/lab
+	lab_start "$LAB_DIR" "$@"
+}
+
+lab_down() {
+	"$LAB_SCRIPT" down "$LAB_DIR" 2>/dev/null
+}
