@@ -754,16 +754,35 @@ static const char *const time_keys[] = {
 	"MaxTime", "DefaultTime", "PreemptExemptTime", "OverTimeLimit", NULL,
 };
 
+/* Copy of V as Slurm means it: "(null)" is empty, "30 sec" is 30,
+ * INFINITE is UNLIMITED. */
+static void canon(const char *v, char *out, size_t outsz)
+{
+	size_t n;
+
+	if (!strcmp(v, "(null)"))
+		v = "";
+	if (!strcasecmp(v, "INFINITE"))
+		v = "UNLIMITED";
+	snprintf(out, outsz, "%s", v);
+	n = strlen(out);
+	if (n > 4 && !strcmp(out + n - 4, " sec"))
+		out[n - 4] = '\0';
+}
+
 bool mdc_live_value_eq(const char *key, const char *a, const char *b)
 {
+	char ca[1024], cb[1024];
 	long ta, tb;
 
 	if (!a || !b)
 		return a == b;
+	canon(a, ca, sizeof(ca));
+	canon(b, cb, sizeof(cb));
 	for (size_t i = 0; time_keys[i]; i++)
-		if (mdc_key_eq(key, time_keys[i]) && mdc_live_time_seconds(a, &ta) &&
-		    mdc_live_time_seconds(b, &tb))
+		if (mdc_key_eq(key, time_keys[i]) && mdc_live_time_seconds(ca, &ta) &&
+		    mdc_live_time_seconds(cb, &tb))
 			return ta == tb;
 	/* Slurm prints enum words in capitals (REQUEUE, YES) whatever was typed */
-	return strcasecmp(a, b) == 0;
+	return strcasecmp(ca, cb) == 0;
 }

@@ -113,7 +113,8 @@ bool mdc_live_time_seconds(const char *s, long *seconds);
 
 /* Are A and B the same setting of KEY as Slurm reads it?  Times compare
  * as durations (MaxTime=60 equals 01:00:00), YES/NO and enum words
- * case-insensitively, everything else exactly. */
+ * case-insensitively; "(null)" equals "", "30 sec" equals 30 and
+ * INFINITE equals UNLIMITED (show config's and show partition's display). */
 bool mdc_live_value_eq(const char *key, const char *a, const char *b);
 
 #endif

@@ -255,6 +255,11 @@ static void test_live_times(void **state)
 	assert_false(mdc_live_value_eq("PriorityTier", "1", "10"));
 	/* "60" is no time for a key that is not one */
 	assert_false(mdc_live_value_eq("PriorityTier", "60", "01:00:00"));
+	/* show config's display */
+	assert_true(mdc_live_value_eq("SchedulerParameters", "(null)", ""));
+	assert_true(mdc_live_value_eq("KillWait", "30 sec", "30"));
+	assert_true(mdc_live_value_eq("MaxNodes", "UNLIMITED", "INFINITE"));
+	assert_false(mdc_live_value_eq("KillWait", "30 sec", "60"));
 }
 
 static const char conf[] =
