@@ -195,12 +195,11 @@ static int pr_wait(struct mdcctl *g, struct mdc_client *c, const json_object *op
 }
 
 /* gcloud's words for a submitted operation, so its users know what to do. */
-static void pr_print_submitted(const char *verb, const char *what, const char *op_name)
+static void pr_print_submitted(const char *verb, const char *op_name)
 {
-	printf("Operation to %s %s [%s] is submitted successfully.\n\n"
-	       "You can view the status of your %s %s operation with the command\n\n"
-	       "  $ mdcctl operations describe %s\n\n", verb, "PersistentResource", what,
-	       "PersistentResource", verb, op_name);
+	printf("Operation to %s PersistentResource [%s] is submitted successfully.\n\n"
+	       "You can view the status of your PersistentResource %s operation with the "
+	       "command\n\n  $ mdcctl operations describe %s\n\n", verb, op_name, verb, op_name);
 }
 
 /* One line per pool: "2 x n1-standard-4", "1-3 x n1-standard-8 + 1 NVIDIA_TESLA_T4" */
@@ -337,7 +336,7 @@ static int pr_create(struct mdcctl *g, int argc, char **argv)
 		goto out;
 	}
 	if (g->format == MDCCTL_TEXT)
-		pr_print_submitted("create", name, mdc_json_get_str(op, "name", "?"));
+		pr_print_submitted("create", mdc_json_get_str(op, "name", "?"));
 	if (g->async) {
 		if (g->format == MDCCTL_JSON)
 			pr_print_json(op);
@@ -527,7 +526,7 @@ static int pr_one(struct mdcctl *g, int argc, char **argv, enum pr_one_kind kind
 			       "with the command\n\n  $ mdcctl operations describe %s\n\n",
 			       name, mdc_json_get_str(op, "name", "?"));
 		else
-			pr_print_submitted("reboot", name, mdc_json_get_str(op, "name", "?"));
+			pr_print_submitted("reboot", mdc_json_get_str(op, "name", "?"));
 	}
 	if (g->async) {
 		if (g->format == MDCCTL_JSON)
