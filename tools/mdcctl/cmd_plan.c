@@ -1,34 +1,624 @@
-/* cmd_plan.c - stub: replaced by the area that owns these commands. */
+/* cmd_plan.c - render, plan, apply, edit, migrate-config: slurm.conf in,
+ * spec updates out.  (owner: plan engine)
+ *
+ * The baseline a slurm.conf is compared with is what the spec renders
+ * over the service-managed base (by default taken from the live
+ * slurm.conf, see mdc_plan_base); the difference becomes an intent, the
+ * intent a plan.  apply re-plans on a fresh read right before the PATCH
+ * (mdc_update_run, C14) and verifies the result on the local slurmctld
+ * (C13).
+ */
 #include "config.h"
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "mdc_buf.h"
+#include "mdc_client.h"
+#include "mdc_json.h"
+#include "mdc_plan.h"
+#include "mdc_str.h"
+#include "mdc_verify.h"
+#include "sc_conf.h"
+#include "sc_options.h"
+#include "sc_render.h"
 #include "mdcctl.h"
 
-int cmd_apply(struct mdcctl *g, int argc, char **argv)
+/* Command options shared by render/plan/apply/edit. */
+struct popts {
+	const char *base;	/* --base FILE: the service-managed base as is */
+	const char *file;	/* FILE argument (plan, apply) */
+	bool no_verify;		/* apply: --no-verify */
+	double verify_timeout;	/* apply: --verify-timeout S */
+};
+
+static int parse_popts(struct mdcctl *g, int argc, char **argv, bool takes_file,
+		       struct popts *po)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	enum { O_BASE = 256, O_NOVERIFY, O_VTIMEOUT };
+	static const struct option opts[] = {
+		{ "base", required_argument, NULL, O_BASE },
+		{ "no-verify", no_argument, NULL, O_NOVERIFY },
+		{ "verify-timeout", required_argument, NULL, O_VTIMEOUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(po, 0, sizeof(*po));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_BASE: po->base = optarg; break;
+		case O_NOVERIFY: po->no_verify = true; break;
+		case O_VTIMEOUT: {
+			char *end;
+
+			po->verify_timeout = strtod(optarg, &end);
+			if (*end || po->verify_timeout <= 0)
+				return mdcctl_usage(g, "%s: --verify-timeout '%s': give seconds, > 0",
+						    argv[0], optarg);
+			break;
+		}
+		case 'h':
+			printf("usage: mdcctl %s [--base FILE]%s\n", argv[0],
+			       takes_file ? " [FILE]" : "");
+			return -1;
+		default:
+			return mdcctl_usage(g, "%s: unknown option '%s' (see mdcctl(1))", argv[0],
+					    argv[optind - 1]);
+		}
+	}
+	if (takes_file && optind < argc)
+		po->file = argv[optind++];
+	if (optind < argc)
+		return mdcctl_usage(g, "%s: unexpected argument '%s'", argv[0], argv[optind]);
+	return 0;
 }
 
-int cmd_edit(struct mdcctl *g, int argc, char **argv)
+/* The base to render over: --base as is, else the live slurm.conf's
+ * service-managed part; a missing live file means no base (a warning). */
+static int load_base(struct mdcctl *g, const struct popts *po, const struct mdc_settings *s,
+		     const json_object *cluster, char **base, struct mdc_ctx *ctx)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	char *live = NULL;
+	int rc;
+
+	*base = NULL;
+	if (po->base)
+		return mdc_read_file(po->base, base, NULL, ctx);
+	if (!s->slurm_conf || access(s->slurm_conf, F_OK)) {
+		fprintf(stderr, "%s: warning: no live slurm.conf at '%s': rendering without the "
+			"service-managed base (give --base FILE)\n", g->progname,
+			s->slurm_conf ? s->slurm_conf : "(unset)");
+		return 0;
+	}
+	if ((rc = mdc_read_file(s->slurm_conf, &live, NULL, ctx)))
+		return rc;
+	rc = mdc_plan_base(live, cluster, base, ctx);
+	free(live);
+	return rc;
 }
 
-int cmd_migrate_config(struct mdcctl *g, int argc, char **argv)
+static int render_spec(struct mdcctl *g, const struct popts *po, const struct mdc_settings *s,
+		       const json_object *cluster, struct mdc_buf *out, struct mdc_ctx *ctx)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	char *base = NULL;
+	int rc;
+
+	if (!(rc = load_base(g, po, s, cluster, &base, ctx)))
+		rc = sc_render(cluster, base, po->base ? po->base : s->slurm_conf, out, ctx);
+	free(base);
+	return rc;
 }
 
-int cmd_plan(struct mdcctl *g, int argc, char **argv)
+/* ---- slurm.conf difference -> intent ---------------------------------- */
+
+static const char *where_of(const char *file, int line, char *buf, size_t sz)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	snprintf(buf, sz, "%s:%d", file ? file : "?", line);
+	return buf;
+}
+
+static int add_op(struct mdc_intent *in, enum mdc_op_kind kind, const char *id, const char *key,
+		  const char *value, const char *where, struct mdc_op **out)
+{
+	struct mdc_op *op = mdc_intent_add(in, kind, id, key, value);
+
+	if (!op || (where && !(op->where = strdup(where))))
+		return MDC_ERR_NOMEM;
+	if (out)
+		*out = op;
+	return 0;
+}
+
+static __attribute__((format(printf, 3, 4)))
+int note(struct mdc_intent *in, const char *where, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return mdc_strv_pushf(&in->notes, "%s: %s", where, msg);
+}
+
+/* Keys of a PartitionName line that are not partition config. */
+static bool part_structural(const char *key)
+{
+	return mdc_key_eq(key, "Nodes") || mdc_key_eq(key, "Default") || mdc_key_eq(key, "State");
+}
+
+static int diff_globals(const struct sc_conf *b, const struct sc_conf *f, struct mdc_intent *in)
+{
+	char w[512];
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < f->nglobals; i++) {
+		const struct sc_kv *kv = &f->globals[i];
+		const struct sc_kv *bkv = sc_conf_global(b, kv->key);
+		const struct sc_option *opt = sc_opt_find(kv->key, SC_SCOPE_CLUSTER);
+
+		if (bkv && mdc_streq(bkv->value, kv->value))
+			continue;
+		where_of(kv->file, kv->line, w, sizeof(w));
+		if (opt && (opt->flags & SC_OPT_MANAGED))
+			rc = note(in, w, "%s is service-managed: ignored", opt->name);
+		else
+			rc = add_op(in, MDC_OP_CONFIG_SET, NULL, kv->key, kv->value, w, NULL);
+	}
+	for (size_t i = 0; !rc && i < b->nglobals; i++) {
+		const struct sc_kv *kv = &b->globals[i];
+		const struct sc_option *opt = sc_opt_find(kv->key, SC_SCOPE_CLUSTER);
+
+		if (sc_conf_global(f, kv->key))
+			continue;
+		if (opt && (opt->flags & SC_OPT_MANAGED))
+			rc = note(in, "slurm.conf", "%s is service-managed: its removal is ignored", opt->name);
+		else
+			rc = add_op(in, MDC_OP_CONFIG_UNSET, NULL, kv->key, NULL, "slurm.conf", NULL);
+	}
+	return rc;
+}
+
+static int split_nodes(const struct sc_record *r, struct mdc_strv *list)
+{
+	const char *nodes = sc_record_get(r, "Nodes");
+
+	return nodes ? mdc_strv_split(list, nodes, ",") : 0;
+}
+
+static bool is_yes(const char *v)
+{
+	return v && (!strcasecmp(v, "YES") || !strcasecmp(v, "1"));
+}
+
+static int diff_partition(const struct sc_record *br, const struct sc_record *fr,
+			  struct mdc_intent *in)
+{
+	struct mdc_op *op;
+	char w[512];
+	int rc = 0;
+
+	where_of(fr->file, fr->line, w, sizeof(w));
+	if (!br) {
+		if ((rc = add_op(in, MDC_OP_PART_CREATE, fr->name, NULL, NULL, w, &op)) ||
+		    (rc = split_nodes(fr, &op->list)))
+			return rc;
+		for (size_t i = 0; !rc && i < fr->nkv; i++)
+			if (!part_structural(fr->kv[i].key))
+				rc = mdc_strv_pushf(&op->kv, "%s=%s", fr->kv[i].key, fr->kv[i].value);
+		if (!rc && is_yes(sc_record_get(fr, "Default")))
+			rc = add_op(in, MDC_OP_PART_DEFAULT, fr->name, NULL, NULL, w, NULL);
+		return rc;
+	}
+	for (size_t i = 0; !rc && i < fr->nkv; i++) {
+		const struct sc_kv *kv = &fr->kv[i];
+		const char *old = sc_record_get(br, kv->key);
+
+		where_of(kv->file, kv->line, w, sizeof(w));
+		if (mdc_streq(old, kv->value))
+			continue;
+		if (mdc_key_eq(kv->key, "Nodes")) {
+			if (!(rc = add_op(in, MDC_OP_PART_POOLS, fr->name, NULL, NULL, w, &op)))
+				rc = split_nodes(fr, &op->list);
+		} else if (mdc_key_eq(kv->key, "Default")) {
+			if (is_yes(kv->value))
+				rc = add_op(in, MDC_OP_PART_DEFAULT, fr->name, NULL, NULL, w, NULL);
+		} else if (mdc_key_eq(kv->key, "State") && !old && !strcasecmp(kv->value, "UP")) {
+			continue;
+		} else {
+			rc = add_op(in, MDC_OP_PART_SET, fr->name, kv->key, kv->value, w, NULL);
+		}
+	}
+	for (size_t i = 0; !rc && i < br->nkv; i++) {
+		const struct sc_kv *kv = &br->kv[i];
+
+		if (sc_record_kv(fr, kv->key) || part_structural(kv->key))
+			continue;
+		where_of(fr->file, fr->line, w, sizeof(w));
+		rc = add_op(in, MDC_OP_PART_UNSET, fr->name, kv->key, NULL, w, NULL);
+	}
+	return rc;
+}
+
+static int diff_records(const struct sc_conf *b, const struct sc_conf *f, struct mdc_intent *in)
+{
+	char w[512];
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < f->nrecs; i++) {
+		const struct sc_record *r = &f->recs[i];
+
+		if (r->is_default)
+			continue;
+		if (r->type == SC_REC_PARTITION) {
+			rc = diff_partition(sc_conf_record(b, SC_REC_PARTITION, r->name), r, in);
+		} else if (r->type == SC_REC_NODE) {
+			const struct sc_record *br = sc_conf_record(b, SC_REC_NODE, r->name);
+			bool same = br && br->nkv == r->nkv;
+
+			for (size_t k = 0; same && k < r->nkv; k++)
+				same = mdc_streq(sc_record_get(br, r->kv[k].key), r->kv[k].value);
+			if (!same)
+				rc = note(in, where_of(r->file, r->line, w, sizeof(w)),
+					  "NodeName=%s: node lines are not translated: use "
+					  "'mdcctl nodeset set POOL KEY=VALUE' for node settings", r->name);
+		}
+	}
+	for (size_t i = 0; !rc && i < b->nrecs; i++) {
+		const struct sc_record *r = &b->recs[i];
+
+		if (r->type == SC_REC_PARTITION && !r->is_default &&
+		    !sc_conf_record(f, SC_REC_PARTITION, r->name))
+			rc = add_op(in, MDC_OP_PART_DELETE, r->name, NULL, NULL, "slurm.conf", NULL);
+	}
+	return rc;
+}
+
+/* The intent that turns BASELINE (what the spec renders) into FILE. */
+static int translate(const char *baseline, const char *file, struct mdc_intent *in,
+		     struct mdc_ctx *ctx)
+{
+	struct sc_conf *b = NULL, *f = NULL;
+	int rc;
+
+	if ((rc = sc_conf_parse_string(baseline, strlen(baseline), "(rendered spec)", &b, ctx)))
+		goto out;
+	if ((rc = sc_conf_parse_file(file, &f, ctx)))
+		goto out;
+	if ((rc = diff_globals(b, f, in)) || (rc = diff_records(b, f, in)))
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+out:
+	sc_conf_free(b);
+	sc_conf_free(f);
+	return rc;
+}
+
+/* ---- plan / apply / edit ----------------------------------------------- */
+
+struct session {
+	struct mdc_settings s;
+	struct mdc_client *c;
+	json_object *cluster;
+	struct mdc_intent in;
+	struct mdc_plan plan;
+	struct mdc_update_opts uo;
+	struct mdc_verify ver;
+	json_object *op;
+	bool have_plan, have_ver;
+};
+
+static void session_free(struct session *ss)
+{
+	json_object_put(ss->op);
+	json_object_put(ss->cluster);
+	mdc_intent_free(&ss->in);
+	if (ss->have_plan)
+		mdc_plan_free(&ss->plan);
+	if (ss->have_ver)
+		mdc_verify_free(&ss->ver);
+	mdc_client_free(ss->c);
+	mdc_settings_free(&ss->s);
+}
+
+/* Connect, read the cluster, render the baseline and translate FILE
+ * (NULL = the live slurm.conf) into SS->in. */
+static int prepare(struct mdcctl *g, const struct popts *po, const char *file,
+		   struct session *ss, struct mdc_ctx *ctx)
+{
+	struct mdc_buf baseline = MDC_BUF_INIT;
+	int rc;
+
+	if ((rc = mdcctl_connect(g, true, &ss->s, &ss->c, ctx)) ||
+	    (rc = mdcctl_update_opts(g, &ss->uo, ctx)))
+		return rc;
+	if (!file)
+		file = ss->s.slurm_conf;
+	if (!file)
+		return mdc_fail(ctx, MDC_ERR_USAGE, "no slurm.conf given and none configured "
+				"(set SLURM_CONF or give FILE)");
+	if (access(file, R_OK))
+		return mdc_fail(ctx, MDC_ERR_IO, "cannot read '%s': %s", file, strerror(errno));
+	if ((rc = mdc_cluster_get(ss->c, ss->s.cluster, &ss->cluster, ctx)))
+		return rc;
+	if (!(rc = render_spec(g, po, &ss->s, ss->cluster, &baseline, ctx)))
+		rc = translate(mdc_buf_str(&baseline), file, &ss->in, ctx);
+	mdc_buf_free(&baseline);
+	return rc;
+}
+
+static void print_notes(struct mdcctl *g, const struct mdc_intent *in)
+{
+	for (size_t i = 0; i < in->notes.n; i++)
+		fprintf(stderr, "%s: note: %s\n", g->progname, in->notes.v[i]);
+}
+
+static int print_plan(const struct mdc_plan *plan)
+{
+	struct mdc_buf b = MDC_BUF_INIT;
+	int rc = mdc_plan_format(plan, &b);
+
+	if (!rc)
+		fputs(mdc_buf_str(&b), stdout);
+	mdc_buf_free(&b);
+	return rc;
 }
 
 int cmd_render(struct mdcctl *g, int argc, char **argv)
 {
-	(void) argc;
-	return mdcctl_usage(g, "%s: not implemented yet", argv[0]);
+	struct popts po;
+	struct session ss = { 0 };
+	struct mdc_buf out = MDC_BUF_INIT;
+	struct mdc_ctx ctx;
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	if ((rc = parse_popts(g, argc, argv, false, &po)))
+		return rc < 0 ? 0 : rc;
+	if (!(rc = mdcctl_connect(g, true, &ss.s, &ss.c, &ctx)) &&
+	    !(rc = mdc_cluster_get(ss.c, ss.s.cluster, &ss.cluster, &ctx)))
+		rc = render_spec(g, &po, &ss.s, ss.cluster, &out, &ctx);
+	if (!rc) {
+		if (g->format == MDCCTL_JSON) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "slurm_conf", json_object_new_string(mdc_buf_str(&out)));
+			mdcctl_print_json(o);
+			json_object_put(o);
+		} else {
+			fputs(mdc_buf_str(&out), stdout);
+		}
+	}
+	mdc_buf_free(&out);
+	session_free(&ss);
+	return rc ? mdcctl_fail(g, &ctx) : 0;
+}
+
+int cmd_plan(struct mdcctl *g, int argc, char **argv)
+{
+	struct popts po;
+	struct session ss = { 0 };
+	struct mdc_ctx ctx;
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	if ((rc = parse_popts(g, argc, argv, true, &po)))
+		return rc < 0 ? 0 : rc;
+	if ((rc = prepare(g, &po, po.file, &ss, &ctx)))
+		goto out;
+	print_notes(g, &ss.in);
+	ss.have_plan = true;
+	rc = mdc_plan_make(ss.cluster, &ss.in, &ss.uo.plan, &ss.plan, &ctx);
+	if (rc && rc != MDC_ERR_REFUSED)
+		goto out;
+	if (g->format == MDCCTL_JSON) {
+		json_object *j = mdc_plan_to_json(&ss.plan);
+
+		mdcctl_print_json(j);
+		json_object_put(j);
+	} else {
+		print_plan(&ss.plan);
+	}
+out:
+	session_free(&ss);
+	return rc ? mdcctl_fail(g, &ctx) : 0;
+}
+
+/* Plan, confirm, PATCH through the safe write (fresh read, lock, re-plan:
+ * C14), wait, verify.  FILE: the slurm.conf to apply (NULL = live). */
+static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
+{
+	struct session ss = { 0 };
+	struct mdc_verify_opts vo = { po->verify_timeout, 0, &mdcctl_interrupted };
+	struct mdc_ctx ctx;
+	json_object *j = NULL;
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	if ((rc = prepare(g, po, file, &ss, &ctx)))
+		goto out;
+	print_notes(g, &ss.in);
+	/* show what will happen first; refusals stop here, nothing sent */
+	ss.have_plan = true;
+	rc = mdc_plan_make(ss.cluster, &ss.in, &ss.uo.plan, &ss.plan, &ctx);
+	if (rc && rc != MDC_ERR_REFUSED)
+		goto out;
+	if (g->format == MDCCTL_TEXT)
+		print_plan(&ss.plan);
+	if (rc || mdc_plan_empty(&ss.plan)) {
+		if (g->format == MDCCTL_JSON) {
+			j = json_object_new_object();
+			json_object_object_add(j, "plan", mdc_plan_to_json(&ss.plan));
+			mdcctl_print_json(j);
+		}
+		goto out;
+	}
+	if (!g->yes) {
+		if (!isatty(STDIN_FILENO)) {
+			rc = mdc_fail(&ctx, MDC_ERR_REFUSED, "not applied: stdin is not a terminal, "
+				      "give --yes to apply without confirmation");
+			goto out;
+		}
+		fflush(stdout);
+		if (!mdcctl_confirm(g, "Apply these changes?")) {
+			fprintf(stderr, "%s: not applied\n", g->progname);
+			goto out;
+		}
+	}
+	mdc_plan_free(&ss.plan);
+	rc = mdc_update_run(ss.c, &ss.s, &ss.in, &ss.uo, &ss.plan, &ss.op, &ctx);
+	if (rc)
+		goto out;
+	if (g->async) {
+		const char *name = mdc_json_get_str(ss.op, "name", "?");
+
+		if (g->format == MDCCTL_TEXT)
+			printf("operation: %s\nwait for it with: mdcctl operations wait %s\n", name, name);
+	} else if (!po->no_verify && !mdc_plan_empty(&ss.plan)) {
+		struct mdc_buf b = MDC_BUF_INIT;
+
+		ss.have_ver = true;
+		rc = mdc_verify_plan(&ss.plan, &vo, &ss.ver, &ctx);
+		if (g->format == MDCCTL_TEXT && !mdc_verify_format(&ss.ver, &b))
+			fputs(mdc_buf_str(&b), stdout);
+		mdc_buf_free(&b);
+	}
+	if (g->format == MDCCTL_TEXT && !rc && !g->async)
+		printf("applied\n");
+	if (g->format == MDCCTL_JSON) {
+		j = json_object_new_object();
+		json_object_object_add(j, "plan", mdc_plan_to_json(&ss.plan));
+		json_object_object_add(j, "operation", ss.op ? json_object_get(ss.op) : NULL);
+		json_object_object_add(j, "verify", ss.have_ver ? mdc_verify_to_json(&ss.ver) : NULL);
+		mdcctl_print_json(j);
+	}
+out:
+	json_object_put(j);
+	session_free(&ss);
+	return rc ? mdcctl_fail(g, &ctx) : 0;
+}
+
+int cmd_apply(struct mdcctl *g, int argc, char **argv)
+{
+	struct popts po;
+	int rc;
+
+	if ((rc = parse_popts(g, argc, argv, true, &po)))
+		return rc < 0 ? 0 : rc;
+	return do_apply(g, &po, po.file);
+}
+
+/* Run the user's editor on PATH: $VISUAL, else $EDITOR, else vi; through
+ * the shell so "EDITOR='code --wait'" works. */
+static int run_editor(const char *path, struct mdc_ctx *ctx)
+{
+	const char *ed = getenv("VISUAL");
+	pid_t pid;
+	int st;
+
+	if (!ed || !*ed)
+		ed = getenv("EDITOR");
+	if (!ed || !*ed)
+		ed = "vi";
+	pid = fork();
+	if (pid < 0)
+		return mdc_fail(ctx, MDC_ERR_IO, "cannot start the editor: %s", strerror(errno));
+	if (pid == 0) {
+		char cmd[4096];
+
+		snprintf(cmd, sizeof(cmd), "%s \"$1\"", ed);
+		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *) NULL);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return mdc_fail(ctx, MDC_ERR_IO, "waiting for the editor: %s", strerror(errno));
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		return mdc_fail(ctx, MDC_ERR_IO, "the editor '%s' failed (status %d): nothing applied",
+				ed, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	return 0;
+}
+
+int cmd_edit(struct mdcctl *g, int argc, char **argv)
+{
+	struct popts po;
+	struct mdc_settings s;
+	struct mdc_ctx ctx;
+	char dir[] = "/tmp/mdcctl-edit.XXXXXX";
+	char *live = NULL, *edited = NULL, *copy = NULL;
+	bool keep = false;
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	memset(&s, 0, sizeof(s));
+	if ((rc = parse_popts(g, argc, argv, false, &po)))
+		return rc < 0 ? 0 : rc;
+	if ((rc = mdcctl_settings(g, true, &s, &ctx)))
+		goto out;
+	if (!s.slurm_conf) {
+		rc = mdc_fail(&ctx, MDC_ERR_USAGE, "no live slurm.conf configured (set SLURM_CONF)");
+		goto out;
+	}
+	if ((rc = mdc_read_file(s.slurm_conf, &live, NULL, &ctx)))
+		goto out;
+	if (!mkdtemp(dir)) {
+		rc = mdc_fail(&ctx, MDC_ERR_IO, "cannot create a temporary directory: %s", strerror(errno));
+		goto out;
+	}
+	/* same name as the live file: editors pick the syntax from it */
+	if (!(copy = mdc_path_join(dir, "slurm.conf"))) {
+		rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	if ((rc = mdc_write_file_atomic(copy, live, strlen(live), 0600, &ctx)) ||
+	    (rc = run_editor(copy, &ctx)) ||
+	    (rc = mdc_read_file(copy, &edited, NULL, &ctx)))
+		goto out;
+	if (!strcmp(live, edited)) {
+		printf("slurm.conf unchanged: nothing to apply\n");
+		goto out;
+	}
+	/* the base stays the live file's managed part: with --base unset,
+	 * prepare() takes it from SLURM_CONF, not from the edited copy */
+	rc = do_apply(g, &po, copy);
+	keep = rc != 0;
+	if (keep)
+		fprintf(stderr, "%s: your edited file is kept in %s\n", g->progname, copy);
+	goto done;
+out:
+	rc = rc ? mdcctl_fail(g, &ctx) : 0;
+done:
+	if (copy && !keep) {
+		unlink(copy);
+		rmdir(dir);
+	} else if (!copy && dir[strlen(dir) - 1] != 'X') {
+		rmdir(dir);
+	}
+	free(copy);
+	free(live);
+	free(edited);
+	mdc_settings_free(&s);
+	return rc;
+}
+
+int cmd_migrate_config(struct mdcctl *g, int argc, char **argv)
+{
+	struct mdc_intent in = MDC_INTENT_INIT;
+	int rc;
+
+	if (argc > 1)
+		return mdcctl_usage(g, "%s: takes no arguments", argv[0]);
+	if (!mdc_intent_add(&in, MDC_OP_MIGRATE_CONFIG, NULL, NULL, NULL))
+		return mdcctl_usage(g, "out of memory");
+	rc = mdcctl_update(g, &in, "migrate-config");
+	mdc_intent_free(&in);
+	return rc;
 }
