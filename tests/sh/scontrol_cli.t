@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# mdc-scontrol without a running slurmctld: the real emulator on loopback
+# and a slurm.conf whose NodeSet lines map nodes to pools.  Checks the
+# exact requests (--request-log), that bad input sends nothing, that a
+# failed API write makes no live change, pass-through of other commands
+# with the same arguments and exit code, and the show commands' output.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/emu.sh"
+
+command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
+command -v jq >/dev/null || skip_all "jq is not installed"
+[ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
+plan 27
+
+MS=$top_builddir/mdc-scontrol
+export MDC_CONF=$TEST_DIR/mdc.conf	# no config file of the machine's
+: >"$MDC_CONF"
+
+# A slurm.conf only for parsing (scontrol reads it on every run); its
+# slurmctld port is free, so live updates fail fast with "connect failure".
+port=$(free_port)
+cat >"$TEST_DIR/slurm.conf" <<EOF
+ClusterName=t
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$port
+MessageTimeout=2
+NodeName=cpu-[0-1] CPUs=1 State=FUTURE
+NodeSet=cpu Nodes=cpu-[0-1]
+PartitionName=cpu Nodes=cpu Default=YES State=UP
+EOF
+export SLURM_CONF=$TEST_DIR/slurm.conf
+
+# every real scontrol run is recorded (arguments, one line per run)
+cat >"$TEST_DIR/scontrol" <<EOF
+#!/bin/sh
+printf '%s\n' "\$*" >>"$TEST_DIR/scontrol.log"
+exec $(command -v scontrol) "\$@"
+EOF
+chmod +x "$TEST_DIR/scontrol"
+export MDC_SCONTROL=$TEST_DIR/scontrol
+: >"$TEST_DIR/scontrol.log"
+
+emu_start || { echo "Bail out! emulator did not start"; exit 1; }
+emu_create_cluster c1 >/dev/null || { echo "Bail out! cannot create the cluster"; exit 1; }
+export MDC_ENDPOINT=$EMU_URL MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/c1
+EMU_DIR_NEXT=$EMU_DIR	# restarts keep the state and the request log
+patches() { grep -c '"method":"PATCH"' "$EMU_LOG"; }
+last_patch() { grep '"method":"PATCH"' "$EMU_LOG" | tail -1; }
+
+# --- pass-through: same arguments, same output, same exit code
+out=$("$MS" show hostnames 'cpu-[0-1]' 2>&1)
+is "$out" $'cpu-0\ncpu-1' "show hostnames runs the real scontrol"
+is "$(tail -1 "$TEST_DIR/scontrol.log")" "show hostnames cpu-[0-1]" "with the same arguments"
+"$MS" nosuchcommand >/dev/null 2>&1; rc=$?
+scontrol nosuchcommand >/dev/null 2>&1; want=$?
+is "$rc" "$want" "an unknown command exits with the real scontrol's code ($want)"
+"$MS" -d update NodeName=cpu-0 State=DRAIN Reason=x >/dev/null 2>&1
+is "$(tail -1 "$TEST_DIR/scontrol.log")" "-d update NodeName=cpu-0 State=DRAIN Reason=x" \
+	"node state changes (and scontrol's own options) pass through untouched"
+is "$(patches)" 0 "pass-through sends nothing to the API"
+
+# --- bad input sends nothing and touches nothing
+: >"$TEST_DIR/scontrol.log"
+out=$("$MS" update PartitionName=cpu MaxTime=soon 2>&1); rc=$?
+isnt "$rc" 0 "a bad MaxTime value fails"
+like "$out" "bad value 'soon' for 'MaxTime'" "the error names the key and the value"
+out=$("$MS" update partitionname=cpu MaxTim=5 2>&1)
+like "$out" "unknown key 'MaxTim' \(did you mean 'MaxTime'\?\)" "an unknown key gets a suggestion"
+out=$("$MS" update PartitionName=cpu Default=NO 2>&1)
+like "$out" "always has one default partition" "Default=NO is refused with the way out"
+out=$("$MS" update NodeName=cpu-0 Weight=5 2>&1)
+like "$out" "name every node of pool 'cpu'" "a node update must cover its whole pool"
+out=$("$MS" create PartitionName=x Nodes=zz9 2>&1)
+like "$out" "node 'zz9' is in no node pool" "create refuses nodes outside the pools"
+is "$(patches)" 0 "no bad command sent a PATCH"
+unlike "$(cat "$TEST_DIR/scontrol.log")" "^(update|create|delete)" "and none ran a live scontrol update"
+
+# --- the API write fails: no live change, a clear error
+emu_stop
+emu_start --fault PATCH:500:1 >/dev/null ||
+	{ echo "Bail out! emulator did not restart"; exit 1; }
+export MDC_ENDPOINT=$EMU_URL
+out=$("$MS" update PartitionName=cpu MaxTime=30 2>&1); rc=$?
+isnt "$rc" 0 "an API failure fails the command"
+like "$out" "not persisted, and the live slurmctld was left unchanged" "the error says nothing changed"
+unlike "$(cat "$TEST_DIR/scontrol.log")" "^update" "the live slurmctld was not updated"
+emu_stop
+emu_start >/dev/null || { echo "Bail out! emulator did not restart"; exit 1; }
+export MDC_ENDPOINT=$EMU_URL
+
+# --- persisted: the exact request, then the live update (which fails here:
+# no slurmctld), and the error says the change is kept
+before=$(patches)
+out=$("$MS" UPDATE PartitionName=cpu MaxTime=30 PreemptMode=requeue 2>&1); rc=$?
+isnt "$rc" 0 "without a slurmctld the live update fails"
+like "$out" "persisted through the managed API .* but the live update failed" \
+	"and the error says the change is persisted"
+is "$(patches)" $((before + 1)) "one PATCH"
+req=$(last_patch)
+is "$(jq -r '.query.updateMask + " " + .query.updateMode' <<<"$req")" \
+	"orchestrator_spec.slurm_spec.partitions USER_ONLY" "mask names only partitions, mode USER_ONLY"
+is "$(jq -c '.body.orchestrator_spec.slurm_spec.partitions' <<<"$req")" \
+	'[{"id":"cpu","node_pool_ids":["cpu"],"config":{"MaxTime":"30","PreemptMode":"requeue"}}]' \
+	"the complete partition list with the canonical keys"
+is "$(grep '^update' "$TEST_DIR/scontrol.log")" "update PartitionName=cpu MaxTime=30 PreemptMode=requeue" \
+	"the live update is the equivalent real scontrol command"
+
+"$MS" -Q update NodeName='cpu-[0-1]' Weight=5 AvailableFeatures=fast >/dev/null 2>&1
+req=$(last_patch)
+is "$(jq -c '[.query.updateMask, .body.orchestrator_spec.slurm_spec.node_sets]' <<<"$req")" \
+	'["orchestrator_spec.slurm_spec.node_sets",[{"node_pool_id":"cpu","config":{"Weight":"5","Features":"fast"}}]]' \
+	"a node update persists through node_sets of the nodes' pool"
+
+# --- show: the managed spec in scontrol's format
+out=$("$MS" show partition cpu)
+is "$out" $'PartitionName=cpu\n   NodeSets=cpu Default=YES MaxTime=30 PreemptMode=requeue' \
+	"show partition prints the managed partition like scontrol"
+out=$("$MS" -o show partition)
+is "$out" "PartitionName=cpu NodeSets=cpu Default=YES MaxTime=30 PreemptMode=requeue" "-o prints one line"
+out=$("$MS" show nodeset)
+is "$out" $'NodeSet=cpu\n   Nodes=cpu-[0-1] Weight=5 Features=fast' "show nodeset: nodes from slurm.conf, settings from node_sets"
+"$top_builddir/mdcctl" --yes config set PreemptType=preempt/partition_prio PreemptMode=REQUEUE >/dev/null 2>&1
+out=$("$MS" show config | tail -n +2)
+is "$out" $'PreemptMode             = REQUEUE\nPreemptType             = preempt/partition_prio' \
+	"show config prints the managed config like scontrol"
