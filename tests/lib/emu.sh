@@ -20,16 +20,17 @@ emu_bin() {
 	else command -v mdc-emulator; fi
 }
 
-# emu_start [args...]: a fresh emulator on a free port (state and log in
-# its own directory under $TEST_DIR unless the args name others).
+# emu_start [args...]: a fresh emulator on a free port, state and request
+# log in a new directory under $TEST_DIR; EMU_DIR_NEXT=DIR reuses DIR (a
+# restart that keeps the state: EMU_DIR_NEXT=$EMU_DIR emu_start).
 emu_start() {
 	local bin i
 	bin=$(emu_bin) || { echo "# mdc-emulator not built" >&2; return 1; }
 	EMU_N=$((EMU_N + 1))
 	EMU_DIR=${EMU_DIR_NEXT:-$TEST_DIR/emu$EMU_N}
 	mkdir -p "$EMU_DIR"
-	: "${EMU_STATE:=$EMU_DIR/state.json}"
-	: "${EMU_LOG:=$EMU_DIR/requests.log}"
+	EMU_STATE=$EMU_DIR/state.json
+	EMU_LOG=$EMU_DIR/requests.log
 	"$bin" --listen 127.0.0.1:0 --state "$EMU_STATE" --request-log "$EMU_LOG" \
 		--lro-seconds "${EMU_LRO_SECONDS:-0.2}" "$@" \
 		>"$EMU_DIR/stdout" 2>>"$EMU_DIR/stderr" &

@@ -68,7 +68,7 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -X POST --data-binary '{"image":"x
 is "$code" 400 "images:advance needs machineType"
 
 # the --image flag sets a default at start
-EMU_STATE= EMU_LOG= emu_start --image n2-standard-8=img-flag-1 || fail "second emulator starts"
+emu_start --image n2-standard-8=img-flag-1 || fail "second emulator starts"
 emu_create_cluster c2 >/dev/null
 patch c2 "updateMask=labels&updateMode=USER_ONLY" '{"labels":{"x":"y"}}'
 is "$(images c2)" '["cpu=img-flag-1","login=img-flag-1"]' "--image TYPE=IMAGE sets the default of a machine type"
