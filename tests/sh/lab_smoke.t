@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/lib/lab.sh"
 
 lab_up
-plan 26
+plan 32
 host=$(hostname -s)
 
 is "$SLURM_CONF" "$LAB_DIR/etc/slurm.conf" "up exports SLURM_CONF of the lab"
@@ -47,6 +47,15 @@ like "$status" "^node $host idle" "status reports the idle node"
 
 nok "up refuses a directory whose lab is running" slurm-lab up "$LAB_DIR"
 
+# restart picks up the current slurm.conf (what the emulator relies on)
+ctld_pid=$(cat "$LAB_DIR/run/slurmctld.pid")
+echo "PartitionName=extra Nodes=compute MaxTime=5 State=UP" >>"$LAB_DIR/etc/slurm.conf"
+ok "restart restarts slurmctld and slurmd" slurm-lab restart "$LAB_DIR"
+isnt "$(cat "$LAB_DIR/run/slurmctld.pid")" "$ctld_pid" "slurmctld runs with a new pid"
+like "$(scontrol show partition extra --oneliner 2>&1)" '(^| )MaxTime=00:05:00( |$)' \
+	"the restarted slurmctld read the changed slurm.conf"
+is "$(timeout 60 srun -t 1 -p extra hostname 2>&1)" "$host" "jobs run after the restart"
+
 pids=$(cat "$LAB_DIR"/run/*.pid | tr '\n' ' ')
 ok "down stops the lab" slurm-lab down "$LAB_DIR"
 alive=
@@ -77,3 +86,8 @@ err=$(slurm-lab up "$bad" --job-submit nosuchplugin 2>&1 >/dev/null)
 like "$err" "slurmctld exited during start-up" "a failed up says which daemon died"
 is "$(procs_naming "$bad")" "" "a failed up stops what it started"
 ok "down works after a failed up" slurm-lab down "$bad"
+
+# the same directory comes up again after a down (state is recovered)
+out=$(slurm-lab up "$LAB_DIR" 2>&1 >/dev/null)
+is "$?" 0 "up again in the same directory after down"
+is "$(timeout 60 srun -t 1 hostname 2>&1)" "$host" "jobs run in the lab started again"
