@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "mdc_buf.h"
 #include "sc_conf.h"
 #include "sc_options.h"
@@ -141,6 +142,8 @@ static int perr(struct parser *ps, const char *file, int line, int col,
 
 static int pwarn(struct parser *ps, const char *file, int line, int col,
 		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int soft(struct parser *ps, const char *file, int line, int col,
+		const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 static int pwarn(struct parser *ps, const char *file, int line, int col,
 		 const char *fmt, ...)
 {
@@ -149,6 +152,19 @@ static int pwarn(struct parser *ps, const char *file, int line, int col,
 
 	va_start(ap, fmt);
 	rc = vdiag(ps, false, file, line, col, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* An error, or with SC_PARSE_LENIENT a warning (the element is kept). */
+static int soft(struct parser *ps, const char *file, int line, int col,
+		const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vdiag(ps, !(ps->conf->flags & SC_PARSE_LENIENT), file, line, col, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -391,26 +407,31 @@ static int lookup(struct parser *ps, const struct lline *l, size_t off,
 	const struct sc_option *opt = sc_opt_find(key, scope), *other;
 	const char *hint;
 
+	*out = NULL;	/* lenient mode goes on without an option */
 	if (opt && !strcasecmp(opt->name, key) && !(opt->scope & SC_SCOPE_DBD)) {
 		*out = opt;
 		return 0;
 	}
 	if (opt && strcasecmp(opt->name, key))
-		return perr(ps, l->file, LN(l, off), CL(l, off),
+		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "unknown key \"%s\" %s (did you mean \"%s\"? Slurm does not ignore underscores)",
 			    key, where, opt->name);
 	other = sc_opt_find(key, ~scope & ~(unsigned) SC_SCOPE_CLUSTER);
 	if (other && (other->scope & SC_SCOPE_DBD))
-		return perr(ps, l->file, LN(l, off), CL(l, off),
+		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "\"%s\" is a slurmdbd.conf key, not a slurm.conf one", key);
 	if (other || (scope != SC_SCOPE_CLUSTER && sc_opt_find(key, SC_SCOPE_CLUSTER)))
-		return perr(ps, l->file, LN(l, off), CL(l, off),
+		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "key \"%s\" is not allowed %s", key, where);
+	other = sc_opt_find(key, SC_SCOPE_REMOVED);
+	if (other)
+		return soft(ps, l->file, LN(l, off), CL(l, off),
+			    "\"%s\" is no longer a Slurm key (%s)", key, other->why);
 	hint = sc_opt_suggest(key, scope);
 	if (hint)
-		return perr(ps, l->file, LN(l, off), CL(l, off),
+		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "unknown key \"%s\" %s (did you mean \"%s\"?)", key, where, hint);
-	return perr(ps, l->file, LN(l, off), CL(l, off), "unknown key \"%s\" %s", key, where);
+	return soft(ps, l->file, LN(l, off), CL(l, off), "unknown key \"%s\" %s", key, where);
 }
 
 /* Copy the pair's key and value out of L (bounded by SC_LINE_MAX). */
@@ -436,9 +457,9 @@ static int check_pair(struct parser *ps, const struct lline *l, const struct pai
 		if (rc)
 			return rc;
 	}
-	why = slurm_value_error(opt, val);
+	why = opt && !strstr(val, SC_TEMPLATE_TOKEN) ? slurm_value_error(opt, val) : NULL;
 	if (why)
-		return perr(ps, l->file, LN(l, pr->val_off), CL(l, pr->val_off),
+		return soft(ps, l->file, LN(l, pr->val_off), CL(l, pr->val_off),
 			    "bad value \"%s\" for \"%s\": %s", val, opt->name, why);
 	return 0;
 }
@@ -491,8 +512,8 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 		if (!val)
 			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 		rc = lookup(ps, l, pr.key_off, key, rec_types[type].scope, where, &opt);
-		if (!rc && (opt->flags & SC_OPT_RECORD))
-			rc = perr(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
+		if (!rc && opt && (opt->flags & SC_OPT_RECORD))
+			rc = soft(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
 				  "key \"%s\" is not allowed %s", key, where);
 		if (!rc)
 			rc = check_pair(ps, l, &pr, opt, key, val);
@@ -520,9 +541,10 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 	}
 	if (!rest_is_space(l, off)) {
 		off = skip_space(l, off);
-		rc = perr(ps, l->file, LN(l, off), CL(l, off),
+		rc = soft(ps, l->file, LN(l, off), CL(l, off),
 			  "unexpected text \"%.40s\" %s (expected Key=Value)", l->s + off, where);
-		goto out;
+		if (rc)
+			goto out;
 	}
 
 	/* NAME=DEFAULT: merge over the previous defaults, as Slurm does */
@@ -580,6 +602,8 @@ out:
 /* ---- global lines ---- */
 
 static int parse_global(struct parser *ps, const struct lline *l, const struct pair *pr,
+			const char *key, const char *val);
+static int parse_global(struct parser *ps, const struct lline *l, const struct pair *pr,
 			const char *key, const char *val)
 {
 	struct sc_conf *c = ps->conf;
@@ -588,7 +612,7 @@ static int parse_global(struct parser *ps, const struct lline *l, const struct p
 	int rc;
 
 	if (!strcasecmp(key, "Include"))
-		return perr(ps, l->file, LN(l, pr->key_off), CL(l, pr->key_off),
+		return soft(ps, l->file, LN(l, pr->key_off), CL(l, pr->key_off),
 			    "write \"Include FILE\" (a blank, not '=', after Include)");
 	rc = lookup(ps, l, pr->key_off, key, SC_SCOPE_CLUSTER,
 		    "in slurm.conf", &opt);
@@ -599,16 +623,31 @@ static int parse_global(struct parser *ps, const struct lline *l, const struct p
 		return rc;
 	if (!rest_is_space(l, pr->next)) {
 		size_t off = skip_space(l, pr->next);
+		struct pair more;
 
-		return perr(ps, l->file, LN(l, off), CL(l, off),
-			    "unexpected text \"%.40s\" after %s= (Slurm reads one key per line)",
-			    l->s + off, opt->name);
+		rc = soft(ps, l->file, LN(l, off), CL(l, off),
+			  "unexpected text \"%.40s\" after %s= (Slurm reads one key per line)",
+			  l->s + off, opt ? opt->name : key);
+		if (rc)
+			return rc;
+		/* lenient: read the other pairs of the line as globals too */
+		if (next_pair(ps, l, pr->next, &more)) {
+			char k2[128], *v2 = NULL;
+
+			pair_strings(l, &more, k2, sizeof(k2), &v2);
+			if (!v2)
+				return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = parse_global(ps, l, &more, k2, v2);
+			free(v2);
+			if (rc)
+				return rc;
+		}
 	}
-	kv = (opt->flags & SC_OPT_MULTI) ? NULL : kv_find(c->globals, c->nglobals, key);
+	kv = (opt && (opt->flags & SC_OPT_MULTI)) ? NULL : kv_find(c->globals, c->nglobals, key);
 	if (kv) {
 		rc = pwarn(ps, l->file, LN(l, pr->key_off), CL(l, pr->key_off),
 			   "\"%s\" set again (first at %s:%d): the last value is used",
-			   opt->name, kv->file, kv->line);
+			   opt ? opt->name : key, kv->file, kv->line);
 		if (rc)
 			return rc;
 		free(kv->value);
@@ -626,6 +665,7 @@ static int parse_global(struct parser *ps, const struct lline *l, const struct p
 
 static int parse_text(struct parser *ps, const char *text, size_t len,
 		      const char *file, int depth);
+static char *template_opaque(const char *text, size_t len, size_t *outlen);
 
 /* "include FILE" at the start of a logical line (Slurm: case-insensitive,
  * then blanks, then the file name up to a blank). */
@@ -655,6 +695,16 @@ static int parse_include(struct parser *ps, const struct lline *l)
 	name = strndup(l->s + start, off - start);
 	if (!name) {
 		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	if (ps->conf->flags & SC_PARSE_NO_INCLUDE) {
+		rc = perr(ps, l->file, LN(l, start), CL(l, start),
+			  "\"Include %s\": includes are disabled here", name);
+		goto out;
+	}
+	if (strstr(name, SC_TEMPLATE_TOKEN)) {
+		rc = pwarn(ps, l->file, LN(l, start), CL(l, start),
+			   "\"Include %s\": a templated file name: not followed", name);
 		goto out;
 	}
 	if (strpbrk(name, "*?[")) {
@@ -695,7 +745,7 @@ static int parse_include(struct parser *ps, const struct lline *l)
 	}
 	real = realpath(full, NULL);
 	if (!real) {
-		rc = perr(ps, l->file, LN(l, start), CL(l, start),
+		rc = soft(ps, l->file, LN(l, start), CL(l, start),
 			  "cannot read included file \"%s\": %s", full, strerror(errno));
 		goto out;
 	}
@@ -709,9 +759,26 @@ static int parse_include(struct parser *ps, const struct lline *l)
 		struct mdc_ctx rctx;
 
 		mdc_ctx_clear(&rctx);
-		if (mdc_read_file(full, &text, &tlen, &rctx)) {
+		struct stat st;
+
+		if (stat(full, &st) == 0 && !S_ISREG(st.st_mode)) {
 			rc = perr(ps, l->file, LN(l, start), CL(l, start),
+				  "included file \"%s\" is not a regular file", full);
+			goto out;
+		}
+		if (mdc_read_file(full, &text, &tlen, &rctx)) {
+			rc = soft(ps, l->file, LN(l, start), CL(l, start),
 				  "cannot read included file \"%s\": %s", full, rctx.msg);
+			goto out;
+		}
+	}
+	if (ps->conf->flags & SC_PARSE_TEMPLATE) {
+		char *t = template_opaque(text, tlen, &tlen);
+
+		free(text);
+		text = t;
+		if (!text) {
+			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
 	}
@@ -746,7 +813,7 @@ static int parse_lline(struct parser *ps, struct lline *l)
 
 		if (off >= l->len)
 			return 0;
-		return perr(ps, l->file, LN(l, off), CL(l, off),
+		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "expected Key=Value, found \"%.40s\"", l->s + off);
 	}
 	pair_strings(l, &pr, key, sizeof(key), &val);
@@ -970,12 +1037,90 @@ static void parser_done(struct parser *ps)
 	mdc_strv_free(&ps->stack);
 }
 
+/* The end of the template token at P (within END), or NULL. */
+static const char *template_end(const char *p, const char *end)
+{
+	static const char *const pairs[][2] = {
+		{ "{{", "}}" }, { "{%", "%}" }, { "{#", "#}" }, { "<%", "%>" },
+	};
+	const char *q;
+	size_t i;
+
+	for (i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		size_t ol = strlen(pairs[i][0]);
+
+		if ((size_t) (end - p) < ol || strncmp(p, pairs[i][0], ol))
+			continue;
+		for (q = p + ol; q + 1 < end && *q != '\n'; q++)
+			if (!strncmp(q, pairs[i][1], 2))
+				return q + 2;
+		return NULL;
+	}
+	/* Python str.format: {identifier} */
+	if (*p == '{' && p + 1 < end && (isalpha((unsigned char) p[1]) || p[1] == '_')) {
+		for (q = p + 1; q < end && (isalnum((unsigned char) *q) || *q == '_' || *q == '.'); q++)
+			;
+		if (q < end && *q == '}')
+			return q + 1;
+	}
+	return NULL;
+}
+
+/* SC_PARSE_TEMPLATE: each token becomes SC_TEMPLATE_TOKEN; a line holding
+ * only tokens and blanks becomes empty.  The caller frees the result. */
+static char *template_opaque(const char *text, size_t len, size_t *outlen)
+{
+	struct mdc_buf b = MDC_BUF_INIT, line = MDC_BUF_INIT;
+	const char *p = text, *end = text + len, *e;
+	bool only = true;
+	int rc = 0;
+
+	while (p < end && !rc) {
+		if (*p == '\n') {
+			if (!only)
+				rc |= mdc_buf_add(&b, mdc_buf_str(&line), line.len);
+			rc |= mdc_buf_addc(&b, '\n');
+			mdc_buf_reset(&line);
+			only = true;
+			p++;
+			continue;
+		}
+		e = template_end(p, end);
+		if (e) {
+			rc |= mdc_buf_adds(&line, SC_TEMPLATE_TOKEN);
+			p = e;
+			continue;
+		}
+		if (!isspace((unsigned char) *p))
+			only = false;
+		rc |= mdc_buf_addc(&line, *p++);
+	}
+	if (!only)
+		rc |= mdc_buf_add(&b, mdc_buf_str(&line), line.len);
+	mdc_buf_free(&line);
+	if (rc) {
+		mdc_buf_free(&b);
+		return NULL;
+	}
+	*outlen = b.len;
+	if (!b.s)
+		return strdup("");
+	return mdc_buf_release(&b);
+}
+
 int sc_conf_load_string(struct sc_conf *conf, const char *text, size_t len,
 			const char *name, struct mdc_ctx *ctx)
 {
 	struct parser ps;
-	char *real;
+	char *real, *tpl = NULL;
 	int rc;
+
+	if (text && (conf->flags & SC_PARSE_TEMPLATE)) {
+		tpl = template_opaque(text, len, &len);
+		if (!tpl)
+			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		text = tpl;
+	}
 
 	if (!name)
 		name = "<string>";
@@ -989,6 +1134,7 @@ int sc_conf_load_string(struct sc_conf *conf, const char *text, size_t len,
 	if (!rc)
 		rc = parse_text(&ps, text ? text : "", text ? len : 0, name, 0);
 	parser_done(&ps);
+	free(tpl);
 	return rc;
 }
 

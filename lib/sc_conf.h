@@ -30,6 +30,21 @@
 #define SC_INCLUDE_MAX 16		/* nested Include levels */
 #define SC_LINE_MAX (64 * 1024)		/* bytes in a logical line */
 
+/* Parse options (sc_conf.flags, set before loading). */
+enum sc_parse_flag {
+	/* Report unknown or misplaced keys, bad values, extra text and missing
+	 * includes as warnings and keep going (legacy files, corpus). */
+	SC_PARSE_LENIENT    = 1 << 0,
+	/* Templates (Jinja {{ }} {% %} {# #}, ERB/EPP <% %>, Python {name}):
+	 * each token reads as the opaque word SC_TEMPLATE_TOKEN, lines of
+	 * template tokens only are skipped, values holding one are not type
+	 * checked, templated includes are not followed. */
+	SC_PARSE_TEMPLATE   = 1 << 1,
+	/* Refuse Include lines (fuzzing, untrusted text). */
+	SC_PARSE_NO_INCLUDE = 1 << 2,
+};
+#define SC_TEMPLATE_TOKEN "@TPL@"
+
 enum sc_rec_type {
 	SC_REC_NODE,		/* NodeName= */
 	SC_REC_PARTITION,	/* PartitionName= */
@@ -75,6 +90,7 @@ struct sc_conf {
 	struct sc_diag *diags;	/* warnings, then at most one error */
 	size_t ndiags;
 	struct mdc_strv files;	/* every file read, the main one first */
+	unsigned flags;		/* enum sc_parse_flag, set by the caller */
 	bool warn_crlf_done;
 };
 

@@ -371,6 +371,28 @@ static const struct sc_option opts[] = {
 	DBD("StoragePort"), DBD("StorageType"), DBD("StorageUser"),
 	DBD("TrackSlurmctldDown"), DBD("AllowNoDefAcct"),
 #undef DBD
+
+	/* Keys of older Slurm that 22.05 and later reject: known only to
+	 * explain the error. */
+#define GONE(n, w) OPT(n, SC_SCOPE_REMOVED, O, SC_T_STRING, NULL, w)
+	GONE("CacheGroups", "removed in 17.11"),
+	GONE("CheckpointType", "removed in 20.11"),
+	GONE("JobCheckpointDir", "removed in 20.11"),
+	GONE("MemLimitEnforce", "removed in 19.05: use JobAcctGatherParams=OverMemoryKill"),
+	GONE("SchedulerPort", "removed in 19.05"),
+	GONE("SchedulerRootFilter", "removed in 17.11"),
+	GONE("DefaultStorageHost", "removed: use AccountingStorageHost"),
+	GONE("DefaultStorageLoc", "removed: use AccountingStorageLoc"),
+	GONE("DefaultStoragePass", "removed: use AccountingStoragePass"),
+	GONE("DefaultStoragePort", "removed: use AccountingStoragePort"),
+	GONE("DefaultStorageType", "removed: use AccountingStorageType"),
+	GONE("DefaultStorageUser", "removed: use AccountingStorageUser"),
+	GONE("HashBase", "removed in 1.x"),
+	GONE("HeartbeatInterval", "removed in 1.x"),
+	GONE("SrunIOTimeout", "removed"),
+	GONE("MaxMemPerTask", "removed: use MaxMemPerCPU"),
+	GONE("DefMemPerTask", "removed: use DefMemPerCPU"),
+#undef GONE
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))

@@ -19,6 +19,7 @@ enum sc_scope {
 	SC_SCOPE_DOWNNODES = 1 << 4,
 	SC_SCOPE_FRONTEND  = 1 << 5,
 	SC_SCOPE_DBD       = 1 << 6,	/* slurmdbd.conf, never slurm.conf */
+	SC_SCOPE_REMOVED   = 1 << 7,	/* older Slurm's keys that 22.05+ rejects */
 };
 
 enum sc_opt_flag {

@@ -16,8 +16,10 @@
 #include "mdcctl.h"
 
 static const char conf_usage[] =
-	"usage: mdcctl conf check FILE...\n"
-	"       mdcctl conf dump FILE [--format json]";
+	"usage: mdcctl conf check [--lenient] [--template] FILE...\n"
+	"       mdcctl conf dump [--lenient] [--template] FILE [--format json]\n"
+	"  --lenient   unknown keys, bad values, missing includes are warnings\n"
+	"  --template  read template tokens ({{ }}, {% %}, <% %>, {name}) as opaque values";
 
 static void print_diags(const struct sc_conf *c)
 {
@@ -33,7 +35,7 @@ static void print_diags(const struct sc_conf *c)
 
 /* Load PATH into a new conf (*OUT, always set unless out of memory);
  * errors that are not diagnostics (unreadable file) are printed here. */
-static int load(const char *path, struct sc_conf **out)
+static int load(const char *path, unsigned flags, struct sc_conf **out)
 {
 	struct mdc_ctx ctx;
 	struct sc_conf *c = sc_conf_new();
@@ -44,6 +46,7 @@ static int load(const char *path, struct sc_conf **out)
 		fprintf(stderr, "mdcctl: error: out of memory\n");
 		return MDC_ERR_NOMEM;
 	}
+	c->flags = flags;
 	mdc_ctx_clear(&ctx);
 	rc = sc_conf_load_file(c, path, &ctx);
 	if (rc && !sc_conf_errors(c))
@@ -51,18 +54,46 @@ static int load(const char *path, struct sc_conf **out)
 	return rc;
 }
 
+/* Take --lenient / --template out of ARGV (in place); returns the
+ * remaining count, or -1 after a usage error on an unknown option. */
+static int conf_flags(struct mdcctl *g, int argc, char **argv, unsigned *flags, int *rc)
+{
+	int i, n = 0;
+	bool files = false;
+
+	*flags = 0;
+	for (i = 0; i < argc; i++) {
+		if (!files && !strcmp(argv[i], "--lenient"))
+			*flags |= SC_PARSE_LENIENT;
+		else if (!files && !strcmp(argv[i], "--template"))
+			*flags |= SC_PARSE_TEMPLATE;
+		else if (!files && !strcmp(argv[i], "--"))
+			files = true;
+		else if (!files && argv[i][0] == '-' && argv[i][1]) {
+			*rc = mdcctl_usage(g, "conf: unknown option '%s'\n%s", argv[i], conf_usage);
+			return -1;
+		} else
+			argv[n++] = argv[i];
+	}
+	return n;
+}
+
 static int conf_check(struct mdcctl *g, int argc, char **argv)
 {
 	json_object *arr = NULL;
 	int i, worst = 0;
+	unsigned flags;
 
+	argc = conf_flags(g, argc, argv, &flags, &worst);
+	if (argc < 0)
+		return worst;
 	if (argc < 1)
 		return mdcctl_usage(g, "conf check: give one or more files\n%s", conf_usage);
 	if (g->format == MDCCTL_JSON && !(arr = json_object_new_array()))
 		return mdc_exit_code(MDC_ERR_NOMEM);
 	for (i = 0; i < argc; i++) {
 		struct sc_conf *c = NULL;
-		int rc = load(argv[i], &c);
+		int rc = load(argv[i], flags, &c);
 
 		if (c && g->format == MDCCTL_TEXT)
 			print_diags(c);
@@ -126,11 +157,15 @@ static void dump_text(const struct sc_conf *c)
 static int conf_dump(struct mdcctl *g, int argc, char **argv)
 {
 	struct sc_conf *c = NULL;
-	int rc;
+	unsigned flags;
+	int rc = 0;
 
+	argc = conf_flags(g, argc, argv, &flags, &rc);
+	if (argc < 0)
+		return rc;
 	if (argc != 1)
 		return mdcctl_usage(g, "conf dump: give exactly one file\n%s", conf_usage);
-	rc = load(argv[0], &c);
+	rc = load(argv[0], flags, &c);
 	if (c)
 		print_diags(c);
 	if (rc) {
