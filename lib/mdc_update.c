@@ -99,8 +99,10 @@ static int mdc_update_unknown(struct mdc_client *c, const char *name,
 			      "probably received and is being applied; nothing was resent: check "
 			      "with 'mdcctl describe' when it is done", why);
 	else
-		rc = mdc_fail(ctx, err, "%s; re-read the cluster: the change is not present, "
-			      "nothing was resent: run the command again", why);
+		rc = mdc_fail(ctx, err, "%s; re-read the cluster: the change is not present and "
+			      "nothing was resent%s", why, err == MDC_ERR_TIMEOUT ?
+			      " (a timed-out request may still arrive: check with 'mdcctl describe' "
+			      "before running the command again)" : ": run the command again");
 out:
 	json_object_put(now);
 	return rc;
