@@ -103,7 +103,8 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	mdc_json_set(cl, "update_time", json_object_new_string(now));
 	mdc_json_set(cl, "state", json_object_new_string("PROVISIONING"));
 	mdc_json_set(cl, EMU_NEVER_UPDATED, json_object_new_boolean(1));
-	mdc_json_set(cl, EMU_NODES_CHANGED, json_object_new_boolean(1));
+	/* restart or reconfigure: decided against the slurm.conf in place */
+	mdc_json_set(cl, EMU_NODES_CHANGED, json_object_new_boolean(0));
 	final = mdc_json_copy(cl);
 	mdc_json_set(final, "state", json_object_new_string("RUNNING"));
 	emu_store_put(e, "cluster", name, cl);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -332,11 +333,27 @@ void emu_ops_tick(struct emu *e)
 
 /* --- slurm.conf regeneration -------------------------------------------------- */
 
+/* The NodeName= and NodeSet= lines of slurm.conf TEXT, in order: a
+ * 22.05 slurmctld dies on a reconfigure that changes them. */
+static void emu_node_lines(const char *text, struct mdc_buf *out)
+{
+	while (text && *text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t) (nl - text) : strlen(text);
+
+		if (!strncasecmp(text, "NodeName=", 9) || !strncasecmp(text, "NodeSet=", 8)) {
+			mdc_buf_add(out, text, n);
+			mdc_buf_addc(out, '\n');
+		}
+		text += n + (nl ? 1 : 0);
+	}
+}
+
 void emu_sync_schedule(struct emu *e, const json_object *cluster, bool restart)
 {
-	struct mdc_buf conf = MDC_BUF_INIT;
-	struct mdc_ctx ctx;
-	char *base = NULL;
+	struct mdc_buf conf = MDC_BUF_INIT, old_nodes = MDC_BUF_INIT, new_nodes = MDC_BUF_INIT;
+	struct mdc_ctx ctx, octx;
+	char *base = NULL, *old = NULL;
 
 	if (!e->slurm_conf)
 		return;
@@ -345,6 +362,15 @@ void emu_sync_schedule(struct emu *e, const json_object *cluster, bool restart)
 		goto out;
 	if (sc_render(cluster, base, e->slurm_base ? e->slurm_base : "(no base)", &conf, &ctx))
 		goto out;
+	/* no file yet, or other node lines: reconfigure is not enough */
+	mdc_ctx_clear(&octx);
+	if (mdc_read_file(e->slurm_conf, &old, NULL, &octx)) {
+		restart = true;
+	} else {
+		emu_node_lines(old, &old_nodes);
+		emu_node_lines(mdc_buf_str(&conf), &new_nodes);
+		restart = restart || strcmp(mdc_buf_str(&old_nodes), mdc_buf_str(&new_nodes));
+	}
 	if (mdc_write_file_atomic(e->slurm_conf, mdc_buf_str(&conf), conf.len, 0644, &ctx))
 		goto out;
 	mdc_info("regenerated '%s'", e->slurm_conf);
@@ -355,7 +381,10 @@ out:
 	if (ctx.err)
 		mdc_error("slurm.conf regeneration failed: %s", ctx.msg);
 	free(base);
+	free(old);
 	mdc_buf_free(&conf);
+	mdc_buf_free(&old_nodes);
+	mdc_buf_free(&new_nodes);
 }
 
 void emu_sync_tick(struct emu *e)
