@@ -428,9 +428,19 @@ static int op_part_delete(struct plan_st *st, const struct mdc_op *op)
 	json_object *ss = slurm_spec(st->want);
 	json_object *parts = mdc_json_get_arr(ss, "partitions");
 	const char *def = mdc_json_get_str(ss, "default_partition_id", NULL);
+	const char *cur_def = mdc_json_get_str(slurm_spec(st->cur), "default_partition_id", NULL);
 
 	if (!want_part(st, op))
 		return 0;
+	/* C6 is about the partition the cluster names now: moving the
+	 * default away in the same update does not make removing it legal */
+	if (mdc_streq(cur_def, op->id) && !mdc_streq(def, op->id)) {
+		refuse(st, op->where, "partition '%s' is the default partition (default_partition_id): "
+		       "an update that removes or renames it is rejected (C6); make '%s' the default "
+		       "in a separate update first (mdcctl partition default %s), then remove '%s'",
+		       op->id, def ? def : "another partition", def ? def : "ID", op->id);
+		return 0;
+	}
 	if (mdc_streq(def, op->id)) {
 		refuse(st, op->where, "partition '%s' is the default partition (default_partition_id): "
 		       "removing or renaming it is rejected (C6); make another partition the default "
