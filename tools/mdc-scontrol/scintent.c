@@ -58,6 +58,7 @@ static int part_pairs(const struct scx_cmd *cmd, const char *conf_path, struct m
 
 		if (mdc_key_eq(key, "Nodes")) {
 			struct mdc_strv pools = MDC_STRV_INIT;
+			char *names = NULL;
 
 			if (!(rc = mdc_live_pools_covering(conf_path, val, &pools, ctx))) {
 				struct mdc_op *op = create;
@@ -67,7 +68,15 @@ static int part_pairs(const struct scx_cmd *cmd, const char *conf_path, struct m
 				for (size_t p = 0; !rc && p < pools.n; p++)
 					rc = mdc_strv_push(&op->list, pools.v[p]);
 			}
+			/* live, the partition names the pools' NodeSets, as the
+			 * regenerated slurm.conf will (whole pools, NodeSets=) */
+			if (!rc && !(names = mdc_strv_join(&pools, ",")))
+				rc = MDC_ERR_NOMEM;
+			if (!rc)
+				rc = live_push(live, key, names);
+			free(names);
 			mdc_strv_free(&pools);
+			continue;
 		} else if (mdc_key_eq(key, "Default")) {
 			if (!strcasecmp(val, "YES")) {
 				if (!mdc_intent_add(in, MDC_OP_PART_DEFAULT, cmd->name, NULL, NULL))

@@ -127,15 +127,22 @@ static char *spec_pools(json_object *p)
 	return s;
 }
 
-/* The live partition's pools: its NodeSets, sorted ("(null)" = none). */
-static char *live_pools(const struct mdc_kvs *rec)
+/* The live partition's pools, sorted: its NodeSets, else the pools
+ * whose NodeSet lines in CONF_PATH cover its Nodes (a partition created
+ * at run time with node names); "" when neither. */
+static char *live_pools(const struct mdc_kvs *rec, const char *conf_path)
 {
-	const char *ns = mdc_kvs_get(rec, "NodeSets");
+	const char *ns = mdc_kvs_get(rec, "NodeSets"), *nodes = mdc_kvs_get(rec, "Nodes");
 	struct mdc_strv sv = MDC_STRV_INIT;
+	struct mdc_ctx ctx;
 	char *s;
 
+	mdc_ctx_clear(&ctx);
 	if (ns && strcmp(ns, "(null)"))
 		mdc_strv_split(&sv, ns, ",");
+	else if (nodes && strcmp(nodes, "(null)") && conf_path &&
+		 mdc_live_pools_covering(conf_path, nodes, &sv, &ctx))
+		mdc_strv_free(&sv);
 	mdc_strv_sort(&sv);
 	s = mdc_strv_join(&sv, ",");
 	mdc_strv_free(&sv);
@@ -143,7 +150,7 @@ static char *live_pools(const struct mdc_kvs *rec)
 }
 
 static int compare(json_object *cluster, const struct mdc_recs *parts,
-		   const struct mdc_kvs *conf, struct drifts *d)
+		   const struct mdc_kvs *conf, const char *conf_path, struct drifts *d)
 {
 	json_object *ss = mdc_json_get_path(cluster, "orchestrator_spec.slurm_spec");
 	json_object *sparts = mdc_json_get_arr(ss, "partitions");
@@ -178,7 +185,7 @@ static int compare(json_object *cluster, const struct mdc_recs *parts,
 				       strcmp(def_part, id) ? "NO" : "YES"))
 			rc = drift_add(d, D_KEY, id, "Default", mdc_kvs_get(rec, "Default"),
 				       strcmp(def_part, id) ? "NO" : "YES");
-		lp = live_pools(rec);
+		lp = live_pools(rec, conf_path);
 		mp = spec_pools(sp);
 		if (!lp || !mp)
 			rc = MDC_ERR_NOMEM;
@@ -221,10 +228,11 @@ static int compare(json_object *cluster, const struct mdc_recs *parts,
 
 /* A partition only the live slurmctld has, as a PART_CREATE: its pools
  * and every compared key that is not Slurm's default. */
-static int adopt_create(struct mdc_intent *in, const struct mdc_kvs *rec, struct mdc_ctx *ctx)
+static int adopt_create(struct mdc_intent *in, const struct mdc_kvs *rec, const char *conf_path,
+			struct mdc_ctx *ctx)
 {
 	struct mdc_op *op = mdc_intent_add(in, MDC_OP_PART_CREATE, rec->v[0].value, NULL, NULL);
-	char *pools = live_pools(rec);
+	char *pools = live_pools(rec, conf_path);
 	int rc = 0;
 
 	if (!op || !pools) {
@@ -233,7 +241,7 @@ static int adopt_create(struct mdc_intent *in, const struct mdc_kvs *rec, struct
 	}
 	if (!*pools)
 		rc = mdc_fail(ctx, MDC_ERR_INVAL,
-			      "partition '%s' has no NodeSets: a managed partition holds node pools; recreate it with mdc-scontrol create PartitionName=%s Nodes=POOL",
+			      "partition '%s' holds no whole node pool: recreate it with mdc-scontrol create PartitionName=%s Nodes=POOL",
 			      rec->v[0].value, rec->v[0].value);
 	else
 		rc = mdc_strv_split(&op->list, pools, ",");
@@ -248,7 +256,7 @@ static int adopt_create(struct mdc_intent *in, const struct mdc_kvs *rec, struct
 }
 
 static int adopt_intent(const struct drifts *d, const struct mdc_recs *parts,
-			struct mdc_intent *in, struct mdc_ctx *ctx)
+			const char *conf_path, struct mdc_intent *in, struct mdc_ctx *ctx)
 {
 	int rc = 0;
 
@@ -258,7 +266,7 @@ static int adopt_intent(const struct drifts *d, const struct mdc_recs *parts,
 
 		switch (x->kind) {
 		case D_PART_LIVE_ONLY:
-			rc = adopt_create(in, mdc_recs_find(parts, x->part), ctx);
+			rc = adopt_create(in, mdc_recs_find(parts, x->part), conf_path, ctx);
 			continue;
 		case D_PART_SPEC_ONLY:
 			op = mdc_intent_add(in, MDC_OP_PART_DELETE, x->part, NULL, NULL);
@@ -370,7 +378,7 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 	    (rc = mdc_cluster_get(c, s.cluster, &cluster, &ctx)) ||
 	    (rc = mdc_live_partitions(&parts, &ctx)) || (rc = mdc_live_config(&conf, &ctx)))
 		goto out;
-	if ((rc = compare(cluster, &parts, &conf, &d))) {
+	if ((rc = compare(cluster, &parts, &conf, s.slurm_conf, &d))) {
 		rc = mdc_fail(&ctx, rc, "out of memory");
 		goto out;
 	}
@@ -387,7 +395,7 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 	}
 	if (g->format == MDCCTL_TEXT && (rc = print_drifts(g, &d, &ctx)))
 		goto out;
-	if ((rc = adopt_intent(&d, &parts, &in, &ctx)))
+	if ((rc = adopt_intent(&d, &parts, s.slurm_conf, &in, &ctx)))
 		goto out;
 	/* mdcctl_update prints the plan and the outcome; it returns a status */
 	rc = mdcctl_update(g, &in, "drift");
