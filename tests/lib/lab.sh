@@ -6,6 +6,10 @@
 #   ... SLURM_CONF (and MDC_ENDPOINT, MDC_CLUSTER) are exported ...
 #   lab_down                                      # optional: at_exit does it
 #
+# A managed lab's emulator applies every change to slurm.conf with
+# `slurm-lab reload|restart`, which count themselves in run/sync.count:
+#   n=$(lab_syncs); <PATCH ...>; lab_wait_sync "$n"   # until it is applied
+#
 # lab_up skips the whole test (skip_all) when not root or when Slurm or
 # munge is not installed, starts the lab in "$TEST_DIR/lab" (LAB_DIR),
 # registers its shutdown with at_exit (runs even when the test fails) and
@@ -58,4 +62,22 @@ lab_up() {
 
 lab_down() {
 	"$LAB_SCRIPT" down "$LAB_DIR" 2>/dev/null
+}
+
+# lab_syncs: how many reloads/restarts the lab has done so far
+lab_syncs() {
+	local n
+	read -r n _ 2>/dev/null <"$LAB_DIR/run/sync.count" || n=0
+	echo "${n:-0}"
+}
+
+# lab_wait_sync N [SECONDS]: wait until a reload/restart after the N-th
+# one has finished (default 60 s); false on timeout
+lab_wait_sync() {
+	local n=$1 t=${2:-60} i
+	for ((i = 0; i < t * 10; i++)); do
+		[ "$(lab_syncs)" -gt "$n" ] && return 0
+		sleep 0.1
+	done
+	return 1
 }
