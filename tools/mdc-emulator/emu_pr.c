@@ -87,13 +87,14 @@ static void pr_set_str(json_object *o, const char *k, const char *v)
 	json_object_object_add(o, k, json_object_new_string(v));
 }
 
-static char *pr_type(const struct emu_request *r, const char *msg)
-{
-	static __thread char buf[256];
+/* "type.googleapis.com/google.cloud.aiplatform.VERSION.MSG" in BUF */
+struct pr_tbuf { char s[160]; };
 
-	snprintf(buf, sizeof(buf), "type.googleapis.com/google.cloud.aiplatform.%s.%s",
+static const char *pr_type(const struct emu_request *r, const char *msg, struct pr_tbuf *buf)
+{
+	snprintf(buf->s, sizeof(buf->s), "type.googleapis.com/google.cloud.aiplatform.%s.%s",
 		 r->version, msg);
-	return buf;
+	return buf->s;
 }
 
 /* Page of ITEMS (stolen array) as {FIELD: [...], next_page_token} */
@@ -182,6 +183,7 @@ static int pr_create(struct emu *e, struct emu_request *r, const struct pr_path 
 	const char *id = mdc_json_get_str(r->query, "persistent_resource_id", NULL);
 	json_object *res, *final, *op, *pools;
 	struct emu_op_spec spec = { 0 };
+	struct pr_tbuf mt, rt;
 	struct mdc_ctx ctx;
 	char name[1024];
 
@@ -213,12 +215,12 @@ static int pr_create(struct emu *e, struct emu_request *r, const struct pr_path 
 	pools = mdc_json_get_arr(res, "resource_pools");
 	for (size_t i = 0; pools && i < json_object_array_length(pools); i++) {
 		json_object *pool = json_object_array_get_idx(pools, i);
-		const char *mt = mdc_json_get_str(mdc_json_get_obj(pool, "machine_spec"),
-						  "machine_type", "pool");
+		const char *mtype = mdc_json_get_str(mdc_json_get_obj(pool, "machine_spec"),
+						     "machine_type", "pool");
 		char pid[128];
 
 		if (!mdc_json_get_str(pool, "id", NULL) || !*mdc_json_get_str(pool, "id", "")) {
-			snprintf(pid, sizeof(pid), "%s-%zu", mt, i);
+			snprintf(pid, sizeof(pid), "%s-%zu", mtype, i);
 			pr_set_str(pool, "id", pid);
 		}
 		json_object_object_add(pool, "used_replica_count", json_object_new_int(0));
@@ -230,12 +232,12 @@ static int pr_create(struct emu *e, struct emu_request *r, const struct pr_path 
 	pr_set_str(final, "state", "RUNNING");
 	emu_store_put(e, PR_KIND, name, res);
 	spec.parent = name;
-	spec.metadata_type = pr_type(r, "CreatePersistentResourceOperationMetadata");
+	spec.metadata_type = pr_type(r, "CreatePersistentResourceOperationMetadata", &mt);
 	spec.progress = "Creating persistent resource";
 	spec.kind = PR_KIND;
 	spec.res_name = name;
 	spec.final = final;
-	spec.response_type = pr_type(r, "PersistentResource");
+	spec.response_type = pr_type(r, "PersistentResource", &rt);
 	spec.done = pr_create_done;
 	if (!(op = emu_op_start(e, &spec)))
 		return emu_reply_error(out, "INTERNAL", "out of memory");
@@ -247,6 +249,7 @@ static int pr_route_resource(struct emu *e, struct emu_request *r, const struct 
 {
 	json_object *res, *op, *final;
 	struct emu_op_spec spec = { 0 };
+	struct pr_tbuf mt, rt;
 	const char *state;
 
 	if (!p->id[0]) {
@@ -274,7 +277,7 @@ static int pr_route_resource(struct emu *e, struct emu_request *r, const struct 
 		pr_stamp(res, "update_time");
 		emu_store_put(e, PR_KIND, p->name, res);
 		spec.parent = p->name;
-		spec.metadata_type = pr_type(r, "DeleteOperationMetadata");
+		spec.metadata_type = pr_type(r, "DeleteOperationMetadata", &mt);
 		spec.progress = "Deleting persistent resource";
 		spec.kind = PR_KIND;
 		spec.res_name = p->name;
@@ -295,12 +298,12 @@ static int pr_route_resource(struct emu *e, struct emu_request *r, const struct 
 		emu_store_put(e, PR_KIND, p->name, res);
 		pr_stamp(final, "update_time");
 		spec.parent = p->name;
-		spec.metadata_type = pr_type(r, "RebootPersistentResourceOperationMetadata");
+		spec.metadata_type = pr_type(r, "RebootPersistentResourceOperationMetadata", &mt);
 		spec.progress = "Rebooting persistent resource";
 		spec.kind = PR_KIND;
 		spec.res_name = p->name;
 		spec.final = final;
-		spec.response_type = pr_type(r, "PersistentResource");
+		spec.response_type = pr_type(r, "PersistentResource", &rt);
 		spec.done = pr_reboot_done;
 		if (!(op = emu_op_start(e, &spec)))
 			return emu_reply_error(out, "INTERNAL", "out of memory");
@@ -342,10 +345,11 @@ static void pj_step_done(struct emu *e, json_object *op, bool failed, void *arg)
 static void pj_step(struct emu *e, const struct emu_request *r, const char *name)
 {
 	struct emu_op_spec spec = { 0 };
+	struct pr_tbuf mt;
 
 	/* an internal timer: the operation is never handed to the client */
 	spec.parent = name;
-	spec.metadata_type = pr_type(r, "GenericOperationMetadata");
+	spec.metadata_type = pr_type(r, "GenericOperationMetadata", &mt);
 	spec.progress = "pipeline job state change";
 	spec.res_name = name;
 	spec.done = pj_step_done;
@@ -468,6 +472,7 @@ static int pj_route(struct emu *e, struct emu_request *r, const struct pr_path *
 		"PIPELINE_STATE_SUCCEEDED", "PIPELINE_STATE_FAILED", "PIPELINE_STATE_CANCELLED", NULL,
 	};
 	struct emu_op_spec spec = { 0 };
+	struct pr_tbuf mt;
 	json_object *job, *op;
 	const char *state;
 
@@ -503,7 +508,7 @@ static int pj_route(struct emu *e, struct emu_request *r, const struct pr_path *
 	}
 	if (!strcmp(r->method, "DELETE") && !p->verb[0]) {
 		spec.parent = p->name;
-		spec.metadata_type = pr_type(r, "DeleteOperationMetadata");
+		spec.metadata_type = pr_type(r, "DeleteOperationMetadata", &mt);
 		spec.progress = "Deleting pipeline job";
 		spec.kind = PJ_KIND;
 		spec.res_name = p->name;
