@@ -1,4 +1,5 @@
 # lab.sh - a real Slurm lab for shell tests (sourced after tap.sh).
+# shellcheck shell=bash
 #
 #   . "$top_srcdir/tests/lib/tap.sh"
 #   . "$top_srcdir/tests/lib/lab.sh"

@@ -8,7 +8,7 @@
 
 lab_need
 # a base port whose successor is free too (free_port only vouches for one)
-port_free() { ! ss -Hltn "sport = :$1" 2>/dev/null | grep -q .; }
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for _ in 1 2 3 4 5 6 7 8 9 10; do
 	base=$(free_port)
 	port_free "$((base + 1))" && break
