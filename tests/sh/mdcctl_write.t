@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 56
+plan 63
 emu_start || skip_all "mdc-emulator did not start"
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
@@ -122,4 +122,19 @@ is "$(printf '%s' "$out" | jq -r '.operation.done')" true "json output carries t
 : >"$EMU_LOG"
 out=$(M labels set env=dev)
 like "$out" "no change" "setting the same value says no change"
+is "$(patches)" "" "and sends no PATCH"
+
+# --- raw update -------------------------------------------------------------------
+printf '{"labels": {"owner": "hpc"}, "orchestratorSpec": {"slurmSpec": {"config": {"PriorityType": "priority/basic"}}}}\n' >"$TEST_DIR/raw.json"
+: >"$EMU_LOG"
+ok "update FILE --update-mask (camelCase accepted)" M update "$TEST_DIR/raw.json" --update-mask labels,orchestratorSpec.slurmSpec.config
+is "$(patches)" "[\"$CPATH\",\"labels,$SS.config\",\"USER_ONLY\",{\"labels\":{\"owner\":\"hpc\"},\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"PriorityType\":\"priority/basic\"}}}}]" \
+	"update sends the file as given with the canonical mask and USER_ONLY"
+is "$(spec .labels)" '{"owner":"hpc"}' "the masked label map was replaced whole"
+: >"$EMU_LOG"
+# the cpu pool was unpinned above while running img-other: a USER_AND_SERVICE
+# update would resolve it to the default image and recreate its nodes (C11)
+M update "$TEST_DIR/raw.json" --update-mask labels --update-mode USER_AND_SERVICE >/dev/null 2>"$TEST_DIR/err"
+is "$?" 3 "a raw USER_AND_SERVICE update that would move an unpinned pool is refused"
+like "$(cat "$TEST_DIR/err")" "node pool 'cpu' would move to another image" "and names the pool"
 is "$(patches)" "" "and sends no PATCH"
