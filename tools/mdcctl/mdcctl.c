@@ -359,7 +359,8 @@ static void mdcctl_on_sigint(int sig)
 }
 
 /* Global options, accepted before and after the command (the command's
- * own options never share these names). */
+ * own options never share these names); after the command, --help,
+ * --version and the short forms belong to the command. */
 enum { O_ENDPOINT = 256, O_CLUSTER, O_PROJECT, O_REGION, O_FORMAT, O_YES, O_ASYNC,
        O_MODE, O_NOWAIT, O_RECREATE, O_TIMEOUT, O_VERBOSE, O_HELP, O_VERSION };
 static const struct mdcctl_gopt {
@@ -460,6 +461,9 @@ int main(int argc, char **argv)
 		for (size_t k = 0; k < sizeof(mdcctl_gopts) / sizeof(mdcctl_gopts[0]); k++)
 			if (strlen(mdcctl_gopts[k].name) == n && !strncmp(a, mdcctl_gopts[k].name, n))
 				o = &mdcctl_gopts[k];
+		/* after the command, -h/--help/--version and short flags are its own */
+		if (o && nargs && (o->id == O_HELP || o->id == O_VERSION || a[1] != '-'))
+			o = NULL;
 		if (!o) {
 			if (nargs) {	/* the command's own option */
 				args[nargs++] = argv[i];
