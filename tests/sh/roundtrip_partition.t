@@ -25,6 +25,8 @@ pval() {
 	line=$(scontrol show partition "$1" --oneliner 2>/dev/null) || { echo absent; return; }
 	sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$line"
 }
+# for wait_until, which runs its command again on every poll
+pval_is() { [ "$(pval "$1" "$2")" = "$3" ]; }
 last_patch() { grep '"method":"PATCH"' "$log" | tail -1; }
 
 # --- the two ways of changing a partition (mdc-scontrol first: any
@@ -53,7 +55,7 @@ is "$(jq -c '[.drift[] | [.scope, .key, .live, .managed]]' <<<"$out")" \
 # --- a regeneration triggered by an unrelated change (a label)
 ok "mdcctl labels set round=trip" "$MDCCTL" --yes labels set round=trip
 is "$(jq -r .query.updateMask <<<"$(last_patch)")" labels "the label update names only labels"
-wait_until 30 test "$(pval debug PriorityTier)" = 1
+wait_until 30 pval_is debug PriorityTier 1
 is "$(pval debug PriorityTier)" 1 "LOST: scontrol's PriorityTier=9 is gone after the regeneration"
 is "$(pval rt MaxTime)" absent "LOST: scontrol's partition rt is gone"
 is "$(pval debug MaxTime)" 00:45:00 "KEPT: mdc-scontrol's MaxTime=45 survived the regeneration"
