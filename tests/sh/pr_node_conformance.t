@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Conformance with an independent real client: Google's Node.js client
+# (`googleapis` from npm) pointed at the emulator (rootUrl, dummy token)
+# must accept its answers for persistentResources create/get/list/delete
+# and pipelineJobs create/get, and mdcctl must read what that client made.
+# npm installs the client once into a cache keyed by its version
+# (MDC_NODE_CACHE overrides the directory); when npm cannot reach its
+# registry the test is skipped with the reason, never passed silently.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/emu.sh"
+
+GOOGLEAPIS_VERSION=188.0.0
+CACHE=${MDC_NODE_CACHE:-${TMPDIR:-/tmp}/mdc-node-googleapis-$GOOGLEAPIS_VERSION}
+
+command -v node >/dev/null || skip_all "node is not installed (scripts/install-deps installs nodejs)"
+command -v npm >/dev/null || skip_all "npm is not installed (scripts/install-deps installs npm)"
+command -v jq >/dev/null || skip_all "jq not installed"
+
+# install once; a temporary directory renamed into place keeps a half-done
+# install from ever looking like a cache, and the lock serialises tests
+install_client() {
+	local tmp
+	[ -f "$CACHE/node_modules/googleapis/package.json" ] && return 0
+	tmp=$(mktemp -d "$CACHE.tmp.XXXXXX") || return 1
+	if (cd "$tmp" && timeout 600 npm install --no-audit --no-fund --no-save --loglevel=error \
+		--fetch-retries=1 --fetch-retry-mintimeout=2000 --fetch-retry-maxtimeout=5000 \
+		"googleapis@$GOOGLEAPIS_VERSION") >"$TEST_DIR/npm.log" 2>&1; then
+		mv -T "$tmp" "$CACHE" 2>/dev/null || rm -rf "$tmp"
+	else
+		rm -rf "$tmp"
+		return 1
+	fi
+	[ -f "$CACHE/node_modules/googleapis/package.json" ]
+}
+mkdir -p "$(dirname "$CACHE")"
+if ! (flock 9; install_client) 9>"$CACHE.lock"; then
+	why=$(grep -v '^\s*$' "$TEST_DIR/npm.log" | head -n 2 | tr '\n' ' ')
+	skip_all "npm could not install googleapis@$GOOGLEAPIS_VERSION: ${why:-no output from npm}"
+fi
+
+export MDC_CONF=/dev/null
+unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN_FILE
+emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
+G=(--project proj --region us-central1)
+PARENT=projects/proj/locations/us-central1
+
+plan 16
+
+NODE_PATH="$CACHE/node_modules" node "$top_srcdir/tests/node/conformance.js" \
+	"$EMU_URL" proj us-central1 "$top_srcdir/tests/pr/pipeline-spec.json" \
+	>"$TEST_DIR/node.out" 2>"$TEST_DIR/node.err"
+rc=$?
+show_on_fail "$TEST_DIR/node.err"
+is "$rc" 0 "the googleapis client accepted every answer"
+step() { jq -c --arg s "$1" "select(.step == \$s) | .data | $2" "$TEST_DIR/node.out"; }
+
+is "$(step create '[.status, .done, .metadataType]')" \
+	'[200,false,"type.googleapis.com/google.cloud.aiplatform.v1.CreatePersistentResourceOperationMetadata"]' \
+	"persistentResources.create: an LRO with the real metadata type"
+is "$(step create-op '[.done, .state]')" '[true,"RUNNING"]' "the operation ends with a RUNNING resource"
+is "$(step get '[.state, .pools, .gpuMax, .customSa]')" '["RUNNING",2,"3",true]' \
+	"persistentResources.get: fields as the client expects them"
+is "$(step list '.names')" "[\"$PARENT/persistentResources/node-pr\"]" \
+	"persistentResources.list, paged one by one"
+is "$(step job-create '[.status, .name]')" "[200,\"$PARENT/pipelineJobs/node-run\"]" \
+	"pipelineJobs.create with pipelineJobId"
+is "$(step job-get '[.behavior, .pipelineName]')" '["FALL_BACK_TO_ON_DEMAND","train-on-pr"]' \
+	"pipelineJobs.get returns the runtime detail and the spec"
+is "$(step delete '[.done, .metadataType, .gone.code, .gone.status]')" \
+	'[true,"type.googleapis.com/google.cloud.aiplatform.v1.DeleteOperationMetadata",404,"NOT_FOUND"]' \
+	"persistentResources.delete: an LRO, then 404 NOT_FOUND"
+is "$(step refused '[.code, .status]')" '[400,"INVALID_ARGUMENT"]' "a bad id is refused in Google's error form"
+is "$(jq -r 'select(.method == "POST" and (.path | endswith("/persistentResources"))) | .query | keys[0]' "$EMU_LOG" | sort -u)" \
+	persistentResourceId "the client sent its own spelling (persistentResourceId) and it was understood"
+
+# mdcctl reads what the other client created
+m() { mdcctl --endpoint "$EMU_URL" "$@"; }
+out=$(m persistent-resources list "${G[@]}" 2>&1)
+like "$out" "node-pr +RUNNING +made by googleapis +2 x n1-standard-4; 1-3 x n1-standard-8 \+ 1 NVIDIA_TESLA_T4" \
+	"mdcctl persistent-resources list shows the node-made resource"
+is "$(m persistent-resources describe node-pr "${G[@]}" | jq -c '[.displayName, .labels.origin, .resourcePools[1].id]')" \
+	'["made by googleapis","node","gpu"]' "mdcctl persistent-resources describe reads it"
+out=$(m pipelines describe node-run "${G[@]}" 2>&1)
+like "$out" "persistentResource: +$PARENT/persistentResources/node-pr" "mdcctl pipelines describe reads the node-made job"
+like "$out" "onTimeout: +FALL_BACK_TO_ON_DEMAND" "with its timeout behaviour"
+out=$(m pipelines run "${G[@]}" --pipeline "$top_srcdir/tests/pr/pipeline.yaml" --persistent-resource node-pr \
+	--wait-time 5m --on-timeout fail --pipeline-root gs://bucket/r --parameter project_id=p \
+	--parameter learning_rate=1 --job-id after-node 2>&1)
+like "$out" "Created pipeline job \[$PARENT/pipelineJobs/after-node\]" \
+	"mdcctl runs a pipeline on the node-made resource (custom service account seen)"
+is "$(m pipelines list "${G[@]}" --format json | jq -r '[.[].name | sub(".*/"; "")] | sort | join(" ")')" \
+	"after-node node-run" "mdcctl pipelines list sees both jobs"
