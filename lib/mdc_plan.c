@@ -1323,6 +1323,21 @@ static bool nodeset_key(const json_object *cluster, const char *key, size_t n)
 	return false;
 }
 
+/* Does CLUSTER's config (or a legacy map, C9) set KEY? */
+static bool spec_sets(const json_object *cluster, const char *key)
+{
+	static const char *const maps[] = { "config", "scheduling", "accounting" };
+	json_object *ss = mdc_json_get_path(cluster, SLURM_SPEC);
+
+	for (size_t i = 0; i < 3; i++) {
+		json_object *m = mdc_json_get_obj(ss, maps[i]);
+
+		if (m && map_key(m, key))
+			return true;
+	}
+	return false;
+}
+
 /* A NodeName line without the node_sets keys (words split on blanks
  * outside double quotes; a comment ends the line). */
 static int put_node_line(struct mdc_buf *out, const char *line, size_t len,
@@ -1382,6 +1397,8 @@ int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 		klen = key_len(s);
 		if (!klen || klen >= sizeof(key) || klen > len)
 			continue;	/* blank or comment */
+		if (key_is(s, klen, "PartitionName"))
+			continue;	/* the spec's partitions replace them */
 		if (key_is(s, klen, "NodeName")) {
 			rc = put_node_line(&out, s, len, cluster);
 			continue;
@@ -1390,8 +1407,12 @@ int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 			kept |= key_is(s, klen, keep[i]);
 		memcpy(key, s, klen);
 		key[klen] = '\0';
-		if (!kept && (opt = sc_opt_find(key, SC_SCOPE_CLUSTER)) && (opt->flags & SC_OPT_MANAGED))
-			kept = true;
+		/* a global line is the service's unless the spec sets that key:
+		 * the service writes plugins and defaults the spec never names */
+		if (!kept) {
+			opt = sc_opt_find(key, SC_SCOPE_CLUSTER);
+			kept = (opt && (opt->flags & SC_OPT_MANAGED)) || !spec_sets(cluster, key);
+		}
 		if (kept && (mdc_buf_add(&out, s, len) || mdc_buf_addc(&out, '\n')))
 			rc = MDC_ERR_NOMEM;
 	}

@@ -60,11 +60,15 @@ void mdc_plan_free(struct mdc_plan *plan);
 
 /* The service-managed part of a live slurm.conf: the BASE sc_render draws
  * on (see sc_render.h).  Keeps the global lines whose key the option table
- * marks service-managed (ClusterName, SlurmctldHost, paths, ports...), the
+ * marks service-managed (ClusterName, SlurmctldHost, paths, ports...) or
+ * that CLUSTER's config (and legacy scheduling/accounting) does not set --
+ * the service writes plugins and defaults the spec never names --, the
  * NodeSet, DownNodes, FrontendName and Include lines, and the NodeName
  * lines without the keys CLUSTER's node_sets add to them (CLUSTER may be
- * NULL); drops comments, partitions and every user setting, so that
+ * NULL); drops comments, partitions and the spec's settings, so that
  * rendering the spec over it gives back the live file when both agree.
+ * Consequence: a key added straight into the live file looks like the
+ * service's; edit a copy (mdcctl edit, mdcctl plan FILE) to add one.
  * *BASE is malloc'ed; the caller frees it. */
 int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 		  struct mdc_ctx *ctx);

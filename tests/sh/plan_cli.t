@@ -21,10 +21,13 @@ mdcctl render --base "$DATA/base.conf" >"$TEST_DIR/live.conf" 2>"$TEST_DIR/err"
 is "$?" 0 "render --base exits 0"
 files_eq "render --base gives the base plus the spec's partitions" "$TEST_DIR/live.conf" "$DATA/render-c1.conf"
 export SLURM_CONF=$TEST_DIR/live.conf
-# render without --base takes the managed part of the live slurm.conf
-echo "PriorityWeightAge=7   # a user line, not part of the base" >>"$SLURM_CONF"
+# render without --base takes the live slurm.conf minus comments,
+# partitions and what the spec sets; other global lines are the service's
+printf '%s\n' "# a comment" "PartitionName=stale Nodes=cpu" "SchedulerType=sched/backfill" >>"$SLURM_CONF"
 out=$(mdcctl render)
-is "$out" "$(cat "$DATA/render-c1.conf" | grep -v '^#')" "render: default base = the live file's managed lines"
+is "$out" "$(grep -v '^#' "$DATA/render-c1.conf" | grep -v '^PartitionName'
+	echo SchedulerType=sched/backfill; grep '^PartitionName' "$DATA/render-c1.conf")" \
+	"render: default base = the live file's service lines"
 is "$(mdcctl --format json render | jq -r .slurm_conf)" "$out" "render --format json"
 cp "$DATA/render-c1.conf" "$SLURM_CONF"
 

@@ -405,6 +405,38 @@ static void test_image_move(void **state)
 	json_object_put(cur);
 }
 
+/* The base of a live slurm.conf: service lines stay; comments,
+ * partitions, the spec's settings and its node_sets keys go. */
+static void test_base(void **state)
+{
+	static const char live[] =
+		"# generated\n"
+		"ClusterName=c1\n"
+		"SchedulerType=sched/backfill\n"
+		"PriorityWeightAge=1000\n"
+		"priority_type=priority/multifactor\n"
+		"NodeName=cpu-[0-3] CPUs=8 Weight=10 Features=\"a b\" # hw\n"
+		"NodeSet=cpu Nodes=cpu-[0-3]\n"
+		"PartitionName=cpu Nodes=cpu Default=YES MaxTime=60\n";
+	struct mdc_ctx ctx;
+	json_object *cur = load("cluster.json"), *sets;
+	char *base = NULL;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_json_parse("[{\"node_pool_id\":\"cpu\",\"config\":{\"weight\":\"10\"}}]",
+					 49, &sets, &ctx), 0);
+	json_object_object_add(mdc_json_get_path(cur, "orchestratorSpec.slurmSpec"), "nodeSets", sets);
+	assert_int_equal(mdc_plan_base(live, cur, &base, &ctx), 0);
+	assert_string_equal(base,
+		"ClusterName=c1\n"
+		"SchedulerType=sched/backfill\n"
+		"NodeName=cpu-[0-3] CPUs=8 Features=\"a b\"\n"
+		"NodeSet=cpu Nodes=cpu-[0-3]\n");
+	free(base);
+	json_object_put(cur);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_fresh_state),
 		cmocka_unit_test(test_image_move),
+		cmocka_unit_test(test_base),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
