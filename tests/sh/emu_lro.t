@@ -6,8 +6,12 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 17
-EMU_LRO_SECONDS=2 emu_start || { fail "emulator starts"; exit 1; }
+EMU_LRO_SECONDS=1 emu_start || { fail "emulator starts"; exit 1; }
 emu_create_cluster c1 >/dev/null || { fail "create c1"; exit 1; }
+# hold operations so the requests below land while one runs, however
+# busy the machine is
+hold() { curl -s -X POST --data-binary "{\"hold\":$1}" "$EMU_URL/emulator/v1/operations:hold" >/dev/null; }
+hold true
 
 op=$(curl -s -X PATCH --data-binary '{"labels":{"a":"1"}}' "$EMU_CLUSTERS/c1?updateMask=labels")
 name=$(jq -r .name <<<"$op")
@@ -19,6 +23,7 @@ is "$code $(jq -r .error.status "$TEST_DIR/r")" "409 ABORTED" "a second PATCH me
 like "$(jq -r .error.message "$TEST_DIR/r")" "is UPDATING: another operation is in progress" "... saying why"
 code=$(curl -s -o "$TEST_DIR/r" -w '%{http_code}' -X DELETE "$EMU_CLUSTERS/c1")
 is "$code" 409 "a DELETE meanwhile: 409"
+hold false
 done_op=$(emu_wait_op "$name")
 is "$(jq -r .done <<<"$done_op")" true "the operation finishes"
 is "$(jq -r '.response.labels.a' <<<"$done_op")" 1 "response is the updated cluster"

@@ -20,17 +20,17 @@ emu_start --slurm-conf "$CONF" --slurm-base "$TEST_DIR/base.conf" \
 	--sync-delay 0.2 || { fail "emulator starts"; exit 1; }
 
 emu_create_cluster c1 >/dev/null
-ok "create: slurm.conf written" wait_until 5 test -s "$CONF"
-ok "create: the node set is new, so the restart command runs" wait_until 5 grep -q '^restart$' "$CMDS"
+ok "create: slurm.conf written" wait_until 20 test -s "$CONF"
+ok "create: the node set is new, so the restart command runs" wait_until 20 grep -q '^restart$' "$CMDS"
 like "$(cat "$CONF")" "^# service-managed part" "slurm.conf starts with the base"
 like "$(grep '^PartitionName=cpu' "$CONF")" "Nodes=cpu.*Default=YES|Default=YES.*Nodes=cpu" "partition line from the spec"
 
 op=$(curl -s -X PATCH --data-binary '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":"4321"},"partitions":[{"id":"cpu","node_pool_ids":["cpu"],"config":{"MaxTime":"120"}}]}}}' \
 	"$EMU_CLUSTERS/c1?updateMask=orchestrator_spec.slurm_spec.config,orchestrator_spec.slurm_spec.partitions&updateMode=USER_ONLY")
 emu_wait_op "$(jq -r .name <<<"$op")" >/dev/null
-ok "config PATCH: PriorityWeightAge rendered" wait_until 5 grep -q '^PriorityWeightAge=4321' "$CONF"
+ok "config PATCH: PriorityWeightAge rendered" wait_until 20 grep -q '^PriorityWeightAge=4321' "$CONF"
 like "$(grep '^PartitionName=cpu' "$CONF")" "MaxTime=120" "partition MaxTime rendered"
-ok "config PATCH: the reload command runs (no node change)" wait_until 5 grep -q '^reload ' "$CMDS"
+ok "config PATCH: the reload command runs (no node change)" wait_until 20 grep -q '^reload ' "$CMDS"
 is "$(grep -c '^restart$' "$CMDS")" 1 "... and no restart"
 is "$(ls "$TEST_DIR" | grep -c 'slurm.conf.tmp')" 0 "no temporary file left (atomic write)"
 
@@ -40,7 +40,7 @@ op=$(curl -s -X PATCH --data-binary "{\"nodePools\":$pools}" "$EMU_CLUSTERS/c1?u
 emu_wait_op "$(jq -r .name <<<"$op")" >/dev/null
 restarts() { test "$(grep -c '^restart$' "$CMDS")" = "$1"; }
 lines() { test "$(wc -l <"$CMDS")" = "$1"; }
-ok "node pool resize: the restart command runs" wait_until 5 restarts 2
+ok "node pool resize: the restart command runs" wait_until 20 restarts 2
 
 # a rejected PATCH renders nothing
 before=$(cat "$CONF")
@@ -54,5 +54,5 @@ is "$n" 3 "... and runs no command"
 # a labels-only change still regenerates (same text) and reloads
 op=$(curl -s -X PATCH --data-binary '{"labels":{"a":"b"}}' "$EMU_CLUSTERS/c1?updateMask=labels&updateMode=USER_ONLY")
 emu_wait_op "$(jq -r .name <<<"$op")" >/dev/null
-ok "every successful update reloads" wait_until 5 lines 4
+ok "every successful update reloads" wait_until 20 lines 4
 is "$(cat "$CONF")" "$before" "... with the same slurm.conf"

@@ -388,6 +388,14 @@ int emu_images_route(struct emu *e, struct emu_request *r, struct emu_response *
 {
 	const char *type, *image;
 
+	/* tests hold operations to observe UPDATING without racing the clock */
+	if (!strcmp(r->path, "/emulator/v1/operations:hold") && !strcmp(r->method, "POST")) {
+		json_object *res = json_object_new_object();
+
+		e->hold_ops = mdc_json_get_bool(r->body, "hold", true);
+		json_object_object_add(res, "hold", json_object_new_boolean(e->hold_ops));
+		return emu_reply(out, 200, res);
+	}
 	if (!strcmp(r->path, "/emulator/v1/images") && !strcmp(r->method, "GET"))
 		return emu_reply(out, 200, mdc_json_copy(e->images));
 	if (strcmp(r->path, "/emulator/v1/images:advance") || strcmp(r->method, "POST"))

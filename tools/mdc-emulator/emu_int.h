@@ -34,6 +34,7 @@ struct emu {
 	json_object *images;	/* {machine_type: image}, "*" = any other type */
 	unsigned long next_op;
 	double lro_seconds;
+	bool hold_ops;		/* /emulator/v1/operations:hold: nothing finishes */
 	bool dirty;
 
 	char *state_path;

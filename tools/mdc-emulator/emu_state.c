@@ -314,7 +314,7 @@ void emu_ops_tick(struct emu *e)
 	struct mdc_strv due = MDC_STRV_INIT;
 	double now = emu_now();
 
-	if (!ops)
+	if (!ops || e->hold_ops)
 		return;
 	json_object_object_foreach(ops, name, op) {
 		json_object *d = NULL;
