@@ -10,6 +10,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 command -v curl >/dev/null || skip_all "curl is not installed"
 lab_up --managed
 plan 17
+show_on_fail "$TEST_DIR/srun.err"
 host=$(hostname -s)
 log=$LAB_DIR/emu/requests.log
 show_on_fail "$log"
@@ -40,7 +41,7 @@ files_eq "slurm.conf starts with the lab's base" "$TEST_DIR/head.conf" "$LAB_DIR
 like "$(tail -n +"$((nb + 1))" "$SLURM_CONF")" '^PartitionName=debug Nodes=compute( |$)' \
 	"the rendered partition names the compute NodeSet"
 like "$(cat "$LAB_DIR/run/sync.count")" '^1 (reload|restart) 0$' "the created cluster's slurm.conf was applied once"
-is "$(timeout 60 srun -t 1 hostname 2>&1)" "$host" "jobs run in the managed lab"
+is "$(timeout 60 srun -t 1 hostname 2>>"$TEST_DIR/srun.err")" "$host" "jobs run in the managed lab"
 
 status=$(slurm-lab status "$LAB_DIR" 2>&1)
 like "$status" "^emulator running pid [0-9]+ url $MDC_ENDPOINT\$" "status reports the emulator and its URL"

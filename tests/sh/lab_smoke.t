@@ -8,11 +8,12 @@
 
 lab_up
 plan 32
+show_on_fail "$TEST_DIR/srun.err"
 host=$(hostname -s)
 
 is "$SLURM_CONF" "$LAB_DIR/etc/slurm.conf" "up exports SLURM_CONF of the lab"
 
-out=$(timeout 60 srun -t 1 hostname 2>&1)
+out=$(timeout 60 srun -t 1 hostname 2>>"$TEST_DIR/srun.err")
 is "$out" "$host" "srun hostname prints the short host name"
 
 jid=$(timeout 30 sbatch --parsable -t 1 -o "$TEST_DIR/job.out" \
@@ -54,7 +55,7 @@ ok "restart restarts slurmctld and slurmd" slurm-lab restart "$LAB_DIR"
 isnt "$(cat "$LAB_DIR/run/slurmctld.pid")" "$ctld_pid" "slurmctld runs with a new pid"
 like "$(scontrol show partition extra --oneliner 2>&1)" '(^| )MaxTime=00:05:00( |$)' \
 	"the restarted slurmctld read the changed slurm.conf"
-is "$(timeout 60 srun -t 1 -p extra hostname 2>&1)" "$host" "jobs run after the restart"
+is "$(timeout 60 srun -t 1 -p extra hostname 2>>"$TEST_DIR/srun.err")" "$host" "jobs run after the restart"
 
 pids=$(cat "$LAB_DIR"/run/*.pid | tr '\n' ' ')
 ok "down stops the lab" slurm-lab down "$LAB_DIR"
@@ -90,4 +91,4 @@ ok "down works after a failed up" slurm-lab down "$bad"
 # the same directory comes up again after a down (state is recovered)
 out=$(slurm-lab up "$LAB_DIR" 2>&1 >/dev/null)
 is "$?" 0 "up again in the same directory after down"
-is "$(timeout 60 srun -t 1 hostname 2>&1)" "$host" "jobs run in the lab started again"
+is "$(timeout 60 srun -t 1 hostname 2>>"$TEST_DIR/srun.err")" "$host" "jobs run in the lab started again"

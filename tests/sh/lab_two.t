@@ -20,6 +20,7 @@ conf_a=$SLURM_CONF
 lab_start "$B" --port-base "$base"
 conf_b=$SLURM_CONF
 plan 14
+show_on_fail "$TEST_DIR/srun.err"
 host=$(hostname -s)
 
 is "$conf_a" "$A/etc/slurm.conf" "lab a exports its own SLURM_CONF"
@@ -52,7 +53,7 @@ is "$(SLURM_CONF=$conf_a squeue -h -n only-in-a -o %i)" "$jh" "lab a lists its h
 is "$(SLURM_CONF=$conf_b squeue -h -n only-in-a -o %i)" "" "lab b does not see lab a's job"
 
 ok "lab a goes down" slurm-lab down "$A"
-out=$(SLURM_CONF=$conf_b timeout 60 srun -t 1 hostname 2>&1)
+out=$(SLURM_CONF=$conf_b timeout 60 srun -t 1 hostname 2>>"$TEST_DIR/srun.err")
 is "$out" "$host" "lab b still runs jobs after lab a's down"
 slurm-lab status "$B" >/dev/null 2>&1
 is "$?" 0 "lab b's daemons are all running"
