@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/lib/lab.sh"
 
 lab_up
-plan 32
+plan 34
 show_on_fail "$TEST_DIR/srun.err"
 host=$(hostname -s)
 
@@ -78,6 +78,13 @@ is "$(procs_naming "$LAB_DIR")" "" "no process names the lab directory"
 slurm-lab status "$LAB_DIR" >/dev/null 2>&1
 is "$?" 3 "status exits 3 once the lab is down"
 ok "a second down is harmless" slurm-lab down "$LAB_DIR"
+# a pidfile naming a process that is not this lab's daemon is not obeyed
+sleep 300 &
+sleeper=$!
+at_exit "kill $sleeper"
+echo "$sleeper" >"$LAB_DIR/run/slurmctld.pid"
+ok "down with a stale pidfile succeeds" slurm-lab down "$LAB_DIR"
+ok "the process named by the stale pidfile was not signalled" kill -0 "$sleeper"
 
 # a start that fails (unknown job_submit plugin: slurmctld dies) says why,
 # leaves nothing running, and down still works
