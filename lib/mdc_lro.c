@@ -90,6 +90,7 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 	volatile sig_atomic_t *intr = o ? o->interrupted : NULL;
 	bool progress = o && o->progress;
 	double start = mdc_now(), delay;
+	bool shown = false;
 	json_object *op = NULL, *err;
 	int rc = 0;
 
@@ -101,8 +102,10 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 			goto out;
 		if (mdc_json_get_bool(op, "done", false))
 			break;
-		if (progress)
+		if (progress) {
 			mdc_lro_show(mdc_now() - start, op, false);
+			shown = true;
+		}
 		delay = mdc_lro_delay(n);
 		if (mdc_now() - start + delay > timeout) {
 			/* one last look exactly at the deadline is not worth it: say so now */
@@ -129,8 +132,8 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 	*done = op;
 	op = NULL;
 out:
-	if (progress && rc && rc != MDC_ERR_OPFAILED)
-		fputc('\n', stderr);
+	if (shown && rc && rc != MDC_ERR_OPFAILED)
+		fputc('\n', stderr);	/* end the progress line before the error */
 	json_object_put(op);
 	return rc;
 }

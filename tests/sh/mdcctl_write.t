@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 62
+plan 63
 emu_start || skip_all "mdc-emulator did not start"
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
@@ -87,6 +87,8 @@ like "$(cat "$TEST_DIR/err")" "recreat" "and says the nodes would be recreated"
 is "$(patches)" "" "and sends no PATCH"
 M --allow-recreate nodepool image cpu --pin img-other </dev/null >/dev/null 2>"$TEST_DIR/err"
 is "$?" 3 "with --allow-recreate but no terminal it still wants --yes"
+is "$(tail -n 1 "$TEST_DIR/err")" "mdcctl: error: node pool 'cpu': recreating the nodes of node pool 'cpu' needs a confirmation and there is no terminal: give --yes; nothing was sent" \
+	"and says so in one error line"
 ok "--allow-recreate --yes moves the image" M --allow-recreate --yes nodepool image cpu --pin img-other
 is "$(spec '[.node_pools[] | {id, node_image}]')" '[{"id":"cpu","node_image":"img-other"},{"id":"login","node_image":"'"$cur"'"}]' \
 	"the pool is pinned to the new image, the login pool untouched"

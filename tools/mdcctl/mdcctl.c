@@ -286,11 +286,8 @@ static bool mdcctl_confirm_plan(const struct mdc_plan *plan, void *arg)
 	/* only changes that recreate nodes are worth a question */
 	if (!plan->recreate.n || g->yes)
 		return true;
-	if (!isatty(STDIN_FILENO)) {
-		fprintf(stderr, "%s: this change recreates the nodes of node pool(s) %s: "
-			"give --yes to do it without a terminal\n", g->progname, plan->recreate.v[0]);
-		return false;
-	}
+	if (!isatty(STDIN_FILENO))
+		return false;	/* mdcctl_update says why */
 	mdc_plan_format(plan, &b);
 	fputs(mdc_buf_str(&b), stderr);
 	mdc_buf_free(&b);
@@ -316,6 +313,12 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 	uo.confirm = mdcctl_confirm_plan;
 	uo.confirm_arg = g;
 	rc = mdc_update_run(c, &s, in, &uo, &plan, &op, &ctx);
+	if (rc == MDC_ERR_REFUSED && plan.recreate.n && !g->yes && !isatty(STDIN_FILENO)) {
+		mdc_ctx_clear(&ctx);
+		mdc_fail(&ctx, MDC_ERR_REFUSED, "%s: recreating the nodes of node pool '%s' needs a "
+			 "confirmation and there is no terminal: give --yes; nothing was sent",
+			 what, plan.recreate.v[0]);
+	}
 	for (size_t i = 0; i < plan.warnings.n; i++)
 		fprintf(stderr, "%s: warning: %s\n", g->progname, plan.warnings.v[i]);
 	if (g->format == MDCCTL_JSON) {
