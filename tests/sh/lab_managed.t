@@ -9,7 +9,7 @@
 command -v jq >/dev/null || skip_all "jq is not installed"
 command -v curl >/dev/null || skip_all "curl is not installed"
 lab_up --managed
-plan 17
+plan 20
 show_on_fail "$TEST_DIR/srun.err"
 host=$(hostname -s)
 log=$LAB_DIR/emu/requests.log
@@ -62,3 +62,18 @@ emu_pid=$(cat "$LAB_DIR/run/emulator.pid")
 ok "down stops the managed lab" slurm-lab down "$LAB_DIR"
 st=$(sed 's/.*) //' "/proc/$emu_pid/stat" 2>/dev/null | cut -d' ' -f1)
 ok "the emulator is gone" test -z "$st" -o "$st" = Z
+
+# up again in the same directory: the emulator's state file kept the
+# cluster, so up re-applies it (an unchanged labels update) instead of
+# creating it, and the PATCHed MaxTime is back in the live slurmctld
+nreq=$(wc -l <"$log")
+out=$(slurm-lab up "$LAB_DIR" --managed 2>"$TEST_DIR/up2.err")
+is "$?" 0 "up --managed again in the same directory"
+show_on_fail "$TEST_DIR/up2.err"
+eval "$out"
+is "$(tail -n +"$((nreq + 1))" "$log" | jq -c 'select(.method != "GET") | [.method, .path, .query, .body]')" \
+	'["POST","/v1beta1/projects/lab/locations/local/modelDevelopmentClusters",{"model_development_cluster_id":"lab"},'"$(head -1 "$log" | jq -c .body)"']
+["PATCH","/v1beta1/projects/lab/locations/local/modelDevelopmentClusters/lab",{"updateMask":"labels","updateMode":"USER_ONLY"},{"labels":{}}]' \
+	"it tried to create, then re-applied the kept cluster with an unchanged labels update"
+like "$(scontrol show partition debug --oneliner)" '(^| )MaxTime=00:30:00( |$)' \
+	"the kept cluster's MaxTime is live again"
