@@ -214,6 +214,7 @@ int mdc_verify_plan(const struct mdc_plan *plan, const struct mdc_verify_opts *o
 	interval = o->interval_s > 0 ? o->interval_s : 2;
 	if ((rc = collect(plan, &vc, &n, v)))
 		goto out;
+	v->checks = n;
 	if (!n)
 		goto out;
 	deadline = now_s() + timeout;
@@ -263,8 +264,10 @@ int mdc_verify_format(const struct mdc_verify *v, struct mdc_buf *out)
 {
 	int rc = 0;
 
-	if (!v->live && !v->ok.n && !v->missing.n)
-		return mdc_buf_adds(out, "verify: no local slurmctld answered: not verified\n");
+	if (!v->checks && !v->skipped.n)
+		return mdc_buf_adds(out, "verify: no Slurm setting changed: nothing to check\n");
+	if (v->checks && !v->live && !v->ok.n && !v->missing.n)
+		rc = mdc_buf_adds(out, "verify: no local slurmctld answered: not verified\n");
 	for (size_t i = 0; !rc && i < v->ok.n; i++)
 		rc = mdc_buf_addf(out, "verify: ok: %s\n", v->ok.v[i]);
 	for (size_t i = 0; !rc && i < v->missing.n; i++)
@@ -290,6 +293,7 @@ json_object *mdc_verify_to_json(const struct mdc_verify *v)
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "live", json_object_new_boolean(v->live));
+	json_object_object_add(o, "checks", json_object_new_int64((int64_t) v->checks));
 	json_object_object_add(o, "ok", strv_json(&v->ok));
 	json_object_object_add(o, "missing", strv_json(&v->missing));
 	json_object_object_add(o, "skipped", strv_json(&v->skipped));

@@ -23,12 +23,13 @@ struct mdc_verify_opts {
 
 struct mdc_verify {
 	bool live;			/* a local slurmctld answered */
+	size_t checks;			/* values slurmctld should show */
 	struct mdc_strv ok;		/* "config PriorityWeightAge=2000" */
 	struct mdc_strv missing;	/* what slurmctld still does not show, with what it shows */
 	struct mdc_strv skipped;	/* changes that cannot be seen yet (restart keys, ...) */
 };
 
-#define MDC_VERIFY_INIT { false, MDC_STRV_INIT, MDC_STRV_INIT, MDC_STRV_INIT }
+#define MDC_VERIFY_INIT { false, 0, MDC_STRV_INIT, MDC_STRV_INIT, MDC_STRV_INIT }
 
 /* Check PLAN's Slurm changes (config keys, partitions and their keys)
  * against the running slurmctld.  Returns 0 when everything shows, or when

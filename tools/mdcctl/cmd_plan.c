@@ -583,7 +583,10 @@ int cmd_edit(struct mdcctl *g, int argc, char **argv)
 	    (rc = mdc_read_file(copy, &edited, NULL, &ctx)))
 		goto out;
 	if (!strcmp(live, edited)) {
-		printf("slurm.conf unchanged: nothing to apply\n");
+		if (g->format == MDCCTL_JSON)
+			printf("{ \"unchanged\": true }\n");
+		else
+			printf("slurm.conf unchanged: nothing to apply\n");
 		goto out;
 	}
 	/* the base stays the live file's managed part: with --base unset,
