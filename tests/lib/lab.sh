@@ -6,6 +6,8 @@
 #   lab_up [--managed] [slurm-lab up options...]   # before plan
 #   ... SLURM_CONF (and MDC_ENDPOINT, MDC_CLUSTER) are exported ...
 #   lab_down                                      # optional: at_exit does it
+#   lab_start DIR [options]   # another lab in DIR (several labs per test)
+#   lab_need                  # only the skip checks (root, Slurm installed)
 #
 # A managed lab's emulator applies every change to slurm.conf with
 # `slurm-lab reload|restart`, which count themselves in run/sync.count:
