@@ -9,8 +9,7 @@
 command -v jq >/dev/null || skip_all "jq not installed"
 export MDC_CONF=/dev/null
 unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN_FILE
-# operations take 1 s, so the intermediate states can be seen
-EMU_LRO_SECONDS=1 emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
+emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
 G=(--project proj --region us-central1)
 NAME=projects/proj/locations/us-central1/persistentResources/life-pr
 
@@ -18,7 +17,14 @@ plan 21
 
 m() { mdcctl --endpoint "$EMU_URL" "$@"; }
 state() { curl -sS "$EMU_URL/v1/$NAME" | jq -r '.state // .error.status'; }
+# held operations do not finish, so intermediate states are seen without
+# racing the clock
+hold() {
+	curl -sS -X POST -H 'Content-Type: application/json' --data "{\"hold\": $1}" \
+		"$EMU_URL/emulator/v1/operations:hold" >/dev/null
+}
 
+hold true
 out=$(m persistent-resources create "${G[@]}" --persistent-resource-id=life-pr --async \
 	--resource-pool-spec=replica-count=2,machine-type=n1-standard-4 \
 	--resource-pool-spec=id=gpu,machine-type=n1-standard-8,min-replica-count=1,max-replica-count=2,accelerator-type=NVIDIA_TESLA_T4,accelerator-count=2 \
@@ -27,6 +33,7 @@ is "$?" 0 "create --async returns at once"
 op=$(printf '%s\n' "$out" | sed -n 's/.*\$ mdcctl operations describe //p')
 like "$op" "^$NAME/operations/[0-9]+$" "the operation is scoped to the resource"
 is "$(state)" PROVISIONING "PROVISIONING while the operation runs"
+hold false
 opjson=$(emu_wait_op "$op")
 is "$(printf '%s' "$opjson" | jq -r .metadata[\"@type\"])" \
 	"type.googleapis.com/google.cloud.aiplatform.v1.CreatePersistentResourceOperationMetadata" \
@@ -51,12 +58,14 @@ like "$out" "life-pr +RUNNING +- +2 x n1-standard-4; 1-2 x n1-standard-8 \+ 2 NV
 is "$(m persistent-resources describe life-pr "${G[@]}" | jq -r '.name + " " + .labels.env')" \
 	"$NAME test" "describe prints the resource as JSON"
 
+hold true
 m persistent-resources reboot life-pr "${G[@]}" --async >/dev/null 2>&1
 is "$(state)" REBOOTING "reboot: REBOOTING while the operation runs"
 like "$(jq -r 'select(.method == "POST") | .path' "$EMU_LOG" | tail -1)" ":reboot$" "reboot POSTs :reboot"
 out=$(m persistent-resources reboot life-pr "${G[@]}" 2>&1)
 like "$out" "only a RUNNING resource can be rebooted" "rebooting a REBOOTING resource is FAILED_PRECONDITION"
-wait_until 5 sh -c "[ \"\$(curl -sS '$EMU_URL/v1/$NAME' | jq -r .state)\" = RUNNING ]"
+hold false
+wait_until 30 sh -c "[ \"\$(curl -sS '$EMU_URL/v1/$NAME' | jq -r .state)\" = RUNNING ]"
 is "$(state)" RUNNING "RUNNING again after the reboot"
 
 out=$(m persistent-resources delete life-pr "${G[@]}" </dev/null 2>&1)

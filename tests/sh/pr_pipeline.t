@@ -102,7 +102,7 @@ is "$code/$(jq -r .error.status "$TEST_DIR/err.json")" "400/FAILED_PRECONDITION"
 	"the emulator refuses a resource without the custom service account"
 
 # describe, list, cancel
-wait_until 5 sh -c "mdcctl --endpoint '$EMU_URL' pipelines describe run-fail --project proj --region us-central1 | grep -q PIPELINE_STATE_RUNNING"
+wait_until 30 sh -c "mdcctl --endpoint '$EMU_URL' pipelines describe run-fail --project proj --region us-central1 | grep -q PIPELINE_STATE_RUNNING"
 out=$(m pipelines describe run-fail "${G[@]}")
 like "$out" "state: +PIPELINE_STATE_RUNNING" "describe shows the job running"
 like "$out" "persistentResource: +$PARENT/persistentResources/fixed-pr" "describe shows its persistent resource"
@@ -113,5 +113,5 @@ is "$(m pipelines list "${G[@]}" --format json | jq -r '[.[].name] | sort | join
 ok "cancel" m pipelines cancel run-fail "${G[@]}"
 is "$(jq -r 'select(.method == "POST" and (.path | endswith(":cancel"))) | .path' "$EMU_LOG")" \
 	"/v1beta1/$PARENT/pipelineJobs/run-fail:cancel" "cancel POSTs :cancel"
-wait_until 5 sh -c "mdcctl --endpoint '$EMU_URL' pipelines describe run-fail --project proj --region us-central1 | grep -q PIPELINE_STATE_CANCELLED"
+wait_until 30 sh -c "mdcctl --endpoint '$EMU_URL' pipelines describe run-fail --project proj --region us-central1 | grep -q PIPELINE_STATE_CANCELLED"
 like "$(m pipelines describe run-fail "${G[@]}")" "state: +PIPELINE_STATE_CANCELLED" "the job ends CANCELLED"
