@@ -4,7 +4,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 
 lab=$top_srcdir/scripts/slurm-lab
-plan 14
+plan 17
 
 out=$("$lab" --help 2>&1); rc=$?
 is "$rc" 0 "--help exits 0"
@@ -32,3 +32,14 @@ usage "--plugindir '$TEST_DIR/none' is not a directory" up "$TEST_DIR/x" --plugi
 usage "unexpected argument 'y'" up "$TEST_DIR/x" y
 usage 'down needs exactly one directory' down
 ok "nothing was created by the refused commands" test ! -e "$TEST_DIR/x"
+
+# --managed without an emulator anywhere: a clear error before anything
+# starts (a copy of the script, so no build tree sits next to it)
+mkdir -p "$TEST_DIR/bin" "$TEST_DIR/empty"
+cp "$lab" "$TEST_DIR/bin/slurm-lab"
+out=$(env MDC_BUILDDIR="$TEST_DIR/empty" top_builddir="$TEST_DIR/empty" PATH=/usr/bin:/bin \
+	"$TEST_DIR/bin/slurm-lab" up "$TEST_DIR/m" --managed 2>&1)
+rc=$?
+is "$rc" 1 "up --managed without mdc-emulator fails"
+like "$out" "^slurm-lab: --managed needs mdc-emulator, which is not built yet" "and says so"
+ok "without starting anything" test ! -e "$TEST_DIR/m"
