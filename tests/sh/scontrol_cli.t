@@ -10,7 +10,7 @@
 command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
 command -v jq >/dev/null || skip_all "jq is not installed"
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
-plan 27
+plan 28
 
 MS=$top_builddir/mdc-scontrol
 export MDC_CONF=$TEST_DIR/mdc.conf	# no config file of the machine's
@@ -72,6 +72,9 @@ out=$("$MS" update NodeName=cpu-0 Weight=5 2>&1)
 like "$out" "name every node of pool 'cpu'" "a node update must cover its whole pool"
 out=$("$MS" create PartitionName=x Nodes=zz9 2>&1)
 like "$out" "node 'zz9' is in no node pool" "create refuses nodes outside the pools"
+out=$("$MS" -M other update PartitionName=cpu MaxTime=5 2>&1); rc=$?
+is "$rc:$out" "2:mdc-scontrol: error: scontrol's option '-M' does not go with a persistent update partition: drop it, or use scontrol for a runtime-only change" \
+	"scontrol's -M with a persistent command is a usage error, not a silent runtime change"
 is "$(patches)" 0 "no bad command sent a PATCH"
 unlike "$(cat "$TEST_DIR/scontrol.log")" "^(update|create|delete)" "and none ran a live scontrol update"
 

@@ -378,7 +378,8 @@ int main(int argc, char **argv)
 {
 	struct mdc_ctx ctx = { 0 };
 	struct scx_cmd cmd;
-	bool oneliner = false, quiet = false, other_opts = false;
+	bool oneliner = false, quiet = false;
+	const char *other_opt = NULL;
 	int i, rc;
 
 	mdc_log_init(progname);
@@ -405,7 +406,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
 			mdc_log_set_level(MDC_LOG_DEBUG);
 		else if (known_opt(a, &takes)) {
-			other_opts = true;
+			other_opt = other_opt ? other_opt : a;
 			i += takes;
 		} else {
 			fprintf(stderr, "%s: error: unknown option '%s'\nTry '%s --help'.\n",
@@ -419,8 +420,15 @@ int main(int argc, char **argv)
 	}
 	if ((rc = scx_parse(argc - i, argv + i, &cmd, &ctx)))
 		return fail(&ctx);
-	/* -M another cluster, --json...: only the real scontrol knows them */
-	if (cmd.verb == SCX_PASS || other_opts) {
+	/* -M another cluster, --json...: only the real scontrol knows them.
+	 * A persistent command must not silently become a runtime one. */
+	if (other_opt && cmd.verb >= SCX_UPDATE_PART && cmd.verb <= SCX_UPDATE_NODES) {
+		fprintf(stderr, "%s: error: scontrol's option '%s' does not go with a persistent %s: drop it, or use scontrol for a runtime-only change\n",
+			progname, other_opt, scx_verb_name(cmd.verb));
+		scx_cmd_free(&cmd);
+		return mdc_exit_code(MDC_ERR_USAGE);
+	}
+	if (cmd.verb == SCX_PASS || other_opt) {
 		scx_cmd_free(&cmd);
 		return pass_through(argv);
 	}
