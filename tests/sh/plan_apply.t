@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 command -v jq >/dev/null || skip_all "jq is not installed"
 
-plan 25
+plan 29
 DATA=$top_srcdir/tests/plan
 export SLURM_CONF=$TEST_DIR/live.conf
 emu_start --slurm-conf "$SLURM_CONF" --slurm-base "$DATA/base.conf" || { fail "emulator starts"; exit 1; }
@@ -70,8 +70,18 @@ is "$(npatches)" "$n" "and sends nothing"
 # refusals send nothing
 export EDITOR="sed -i -e '\$a Prolog=/etc/slurm/prolog.sh'"
 out=$(mdcctl --yes edit 2>&1); rc=$?
-like "$out" "'Prolog' is refused" "edit adding Prolog= is refused, naming the key"
+like "$out" "error: .*slurm.conf:[0-9]+: .*Prolog" "edit adding Prolog= is refused, naming the line and the key"
 is "$(npatches)" "$n" "nothing was sent"
+
+# a key on a pool's NodeName line becomes node_sets (C7)
+export EDITOR="sed -i -e 's/^NodeName=cpu-.*/& Weight=10/'"
+out=$(mdcctl --yes edit 2>&1); rc=$?
+is "$rc" 0 "edit of a NodeName line exits 0"
+is "$(patches | tail -n 1)" \
+	'{"query":{"updateMask":"orchestrator_spec.slurm_spec.node_sets","updateMode":"USER_ONLY"},"body":{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"10"}}]}}}}' \
+	"edit sent the node_sets list"
+like "$(grep '^NodeName=cpu' "$SLURM_CONF")" "Weight=10" "the regenerated NodeName line has it"
+is "$(mdcctl plan 2>&1)" "No changes: the managed spec already matches." "and the live file plans clean again"
 
 # migrate-config on a cluster with legacy scheduling/accounting (C9)
 jq '.orchestrator_spec.slurm_spec.scheduling = {"priority_type": "priority/multifactor", "priority_weight_qos": "500"}

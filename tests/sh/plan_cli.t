@@ -64,7 +64,7 @@ cp "$SLURM_CONF" "$TEST_DIR/bad.conf"
 echo "HealthCheckProgram=/usr/sbin/nhc" >>"$TEST_DIR/bad.conf"
 out=$(mdcctl plan "$TEST_DIR/bad.conf" 2>&1); rc=$?
 isnt "$rc" 0 "a refused key fails the plan"
-like "$out" "error: .*'HealthCheckProgram' is refused" "the refusal names the key"
+like "$out" "error: .*bad.conf:[0-9]+: .*HealthCheckProgram" "the refusal names the line and the key"
 
 cp "$SLURM_CONF" "$TEST_DIR/typo.conf"
 echo "PriorityWeightAgee=5" >>"$TEST_DIR/typo.conf"

@@ -11,7 +11,6 @@
 #include "config.h"
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "sc_conf.h"
 #include "sc_options.h"
 #include "sc_render.h"
+#include "sc_translate.h"
 #include "mdcctl.h"
 
 /* Command options shared by render/plan/apply/edit. */
@@ -120,183 +120,16 @@ static int render_spec(struct mdcctl *g, const struct popts *po, const struct md
 
 /* ---- slurm.conf difference -> intent ---------------------------------- */
 
-static const char *where_of(const char *file, int line, char *buf, size_t sz)
-{
-	snprintf(buf, sz, "%s:%d", file ? file : "?", line);
-	return buf;
-}
-
-static int add_op(struct mdc_intent *in, enum mdc_op_kind kind, const char *id, const char *key,
-		  const char *value, const char *where, struct mdc_op **out)
-{
-	struct mdc_op *op = mdc_intent_add(in, kind, id, key, value);
-
-	if (!op || (where && !(op->where = strdup(where))))
-		return MDC_ERR_NOMEM;
-	if (out)
-		*out = op;
-	return 0;
-}
-
-static __attribute__((format(printf, 3, 4)))
-int note(struct mdc_intent *in, const char *where, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return mdc_strv_pushf(&in->notes, "%s: %s", where, msg);
-}
-
-/* Keys of a PartitionName line that are not partition config. */
-static bool part_structural(const char *key)
-{
-	return mdc_key_eq(key, "Nodes") || mdc_key_eq(key, "Default") || mdc_key_eq(key, "State");
-}
-
-static int diff_globals(const struct sc_conf *b, const struct sc_conf *f, struct mdc_intent *in)
-{
-	char w[512];
-	int rc = 0;
-
-	for (size_t i = 0; !rc && i < f->nglobals; i++) {
-		const struct sc_kv *kv = &f->globals[i];
-		const struct sc_kv *bkv = sc_conf_global(b, kv->key);
-		const struct sc_option *opt = sc_opt_find(kv->key, SC_SCOPE_CLUSTER);
-
-		if (bkv && mdc_streq(bkv->value, kv->value))
-			continue;
-		where_of(kv->file, kv->line, w, sizeof(w));
-		if (opt && (opt->flags & SC_OPT_MANAGED))
-			rc = note(in, w, "%s is service-managed: ignored", opt->name);
-		else
-			rc = add_op(in, MDC_OP_CONFIG_SET, NULL, kv->key, kv->value, w, NULL);
-	}
-	for (size_t i = 0; !rc && i < b->nglobals; i++) {
-		const struct sc_kv *kv = &b->globals[i];
-		const struct sc_option *opt = sc_opt_find(kv->key, SC_SCOPE_CLUSTER);
-
-		if (sc_conf_global(f, kv->key))
-			continue;
-		if (opt && (opt->flags & SC_OPT_MANAGED))
-			rc = note(in, "slurm.conf", "%s is service-managed: its removal is ignored", opt->name);
-		else
-			rc = add_op(in, MDC_OP_CONFIG_UNSET, NULL, kv->key, NULL, "slurm.conf", NULL);
-	}
-	return rc;
-}
-
-static int split_nodes(const struct sc_record *r, struct mdc_strv *list)
-{
-	const char *nodes = sc_record_get(r, "Nodes");
-
-	return nodes ? mdc_strv_split(list, nodes, ",") : 0;
-}
-
-static bool is_yes(const char *v)
-{
-	return v && (!strcasecmp(v, "YES") || !strcasecmp(v, "1"));
-}
-
-static int diff_partition(const struct sc_record *br, const struct sc_record *fr,
-			  struct mdc_intent *in)
-{
-	struct mdc_op *op;
-	char w[512];
-	int rc = 0;
-
-	where_of(fr->file, fr->line, w, sizeof(w));
-	if (!br) {
-		if ((rc = add_op(in, MDC_OP_PART_CREATE, fr->name, NULL, NULL, w, &op)) ||
-		    (rc = split_nodes(fr, &op->list)))
-			return rc;
-		for (size_t i = 0; !rc && i < fr->nkv; i++)
-			if (!part_structural(fr->kv[i].key))
-				rc = mdc_strv_pushf(&op->kv, "%s=%s", fr->kv[i].key, fr->kv[i].value);
-		if (!rc && is_yes(sc_record_get(fr, "Default")))
-			rc = add_op(in, MDC_OP_PART_DEFAULT, fr->name, NULL, NULL, w, NULL);
-		return rc;
-	}
-	for (size_t i = 0; !rc && i < fr->nkv; i++) {
-		const struct sc_kv *kv = &fr->kv[i];
-		const char *old = sc_record_get(br, kv->key);
-
-		where_of(kv->file, kv->line, w, sizeof(w));
-		if (mdc_streq(old, kv->value))
-			continue;
-		if (mdc_key_eq(kv->key, "Nodes")) {
-			if (!(rc = add_op(in, MDC_OP_PART_POOLS, fr->name, NULL, NULL, w, &op)))
-				rc = split_nodes(fr, &op->list);
-		} else if (mdc_key_eq(kv->key, "Default")) {
-			if (is_yes(kv->value))
-				rc = add_op(in, MDC_OP_PART_DEFAULT, fr->name, NULL, NULL, w, NULL);
-		} else if (mdc_key_eq(kv->key, "State") && !old && !strcasecmp(kv->value, "UP")) {
-			continue;
-		} else {
-			rc = add_op(in, MDC_OP_PART_SET, fr->name, kv->key, kv->value, w, NULL);
-		}
-	}
-	for (size_t i = 0; !rc && i < br->nkv; i++) {
-		const struct sc_kv *kv = &br->kv[i];
-
-		if (sc_record_kv(fr, kv->key) || part_structural(kv->key))
-			continue;
-		where_of(fr->file, fr->line, w, sizeof(w));
-		rc = add_op(in, MDC_OP_PART_UNSET, fr->name, kv->key, NULL, w, NULL);
-	}
-	return rc;
-}
-
-static int diff_records(const struct sc_conf *b, const struct sc_conf *f, struct mdc_intent *in)
-{
-	char w[512];
-	int rc = 0;
-
-	for (size_t i = 0; !rc && i < f->nrecs; i++) {
-		const struct sc_record *r = &f->recs[i];
-
-		if (r->is_default)
-			continue;
-		if (r->type == SC_REC_PARTITION) {
-			rc = diff_partition(sc_conf_record(b, SC_REC_PARTITION, r->name), r, in);
-		} else if (r->type == SC_REC_NODE) {
-			const struct sc_record *br = sc_conf_record(b, SC_REC_NODE, r->name);
-			bool same = br && br->nkv == r->nkv;
-
-			for (size_t k = 0; same && k < r->nkv; k++)
-				same = mdc_streq(sc_record_get(br, r->kv[k].key), r->kv[k].value);
-			if (!same)
-				rc = note(in, where_of(r->file, r->line, w, sizeof(w)),
-					  "NodeName=%s: node lines are not translated: use "
-					  "'mdcctl nodeset set POOL KEY=VALUE' for node settings", r->name);
-		}
-	}
-	for (size_t i = 0; !rc && i < b->nrecs; i++) {
-		const struct sc_record *r = &b->recs[i];
-
-		if (r->type == SC_REC_PARTITION && !r->is_default &&
-		    !sc_conf_record(f, SC_REC_PARTITION, r->name))
-			rc = add_op(in, MDC_OP_PART_DELETE, r->name, NULL, NULL, "slurm.conf", NULL);
-	}
-	return rc;
-}
-
 /* The intent that turns BASELINE (what the spec renders) into FILE. */
-static int translate(const char *baseline, const char *file, struct mdc_intent *in,
-		     struct mdc_ctx *ctx)
+static int translate(const char *baseline, const char *file, const json_object *spec,
+		     struct mdc_intent *in, struct mdc_ctx *ctx)
 {
 	struct sc_conf *b = NULL, *f = NULL;
 	int rc;
 
-	if ((rc = sc_conf_parse_string(baseline, strlen(baseline), "(rendered spec)", &b, ctx)))
-		goto out;
-	if ((rc = sc_conf_parse_file(file, &f, ctx)))
-		goto out;
-	if ((rc = diff_globals(b, f, in)) || (rc = diff_records(b, f, in)))
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-out:
+	if (!(rc = sc_conf_parse_string(baseline, strlen(baseline), "(rendered spec)", &b, ctx)) &&
+	    !(rc = sc_conf_parse_file(file, &f, ctx)))
+		rc = sc_translate(b, f, spec, in, ctx);
 	sc_conf_free(b);
 	sc_conf_free(f);
 	return rc;
@@ -350,7 +183,7 @@ static int prepare(struct mdcctl *g, const struct popts *po, const char *file,
 	if ((rc = mdc_cluster_get(ss->c, ss->s.cluster, &ss->cluster, ctx)))
 		return rc;
 	if (!(rc = render_spec(g, po, &ss->s, ss->cluster, &baseline, ctx)))
-		rc = translate(mdc_buf_str(&baseline), file, &ss->in, ctx);
+		rc = translate(mdc_buf_str(&baseline), file, ss->cluster, &ss->in, ctx);
 	mdc_buf_free(&baseline);
 	return rc;
 }
