@@ -41,7 +41,8 @@ static void usage(FILE *f)
 		"  -v, --verbose    more messages on stderr\n"
 		"  -h, --help       this help\n"
 		"  -V, --version    version\n"
-		"Other scontrol options (-a, -d, -M, -u, ...) are passed to the real scontrol.\n"
+		"Other scontrol options (-a, -d, -M, -u, ...) send the command to the real\n"
+		"scontrol (refused with a persistent command: it would be runtime-only).\n"
 		"Environment: MDC_ENDPOINT, MDC_CLUSTER, MDC_CONF, SLURM_CONF, MDC_SCONTROL.\n"
 		"See mdc-scontrol(1).\n");
 }
