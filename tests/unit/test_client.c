@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "mdc_client.h"
@@ -299,6 +300,74 @@ static void test_auth_explicit(void **state)
 	mdc_client_free(c);
 }
 
+/* The chain past the explicit sources, for a real (https) endpoint: a
+ * metadata server that is not there, then gcloud from PATH. */
+static void test_auth_gcloud(void **state)
+{
+	char dir[] = "/tmp/mdc-test-gcloud.XXXXXX";
+	const char *old_path = getenv("PATH");
+	char *saved = old_path ? strdup(old_path) : NULL, *gcloud;
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	struct mdc_ctx ctx;
+	const char *tok;
+	FILE *f;
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	gcloud = mdc_path_join(dir, "gcloud");
+	unsetenv("MDC_ACCESS_TOKEN");
+	/* a closed port: "no metadata server", at once */
+	setenv("MDC_METADATA_URL", "http://127.0.0.1:1/token", 1);
+	memset(&s, 0, sizeof(s));
+	s.endpoint = (char *) "https://us-central1-aiplatform.googleapis.com";
+
+	/* no gcloud either: one line saying what to set */
+	setenv("PATH", dir, 1);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_client_new(&s, &c, &ctx), 0);
+	assert_int_equal(mdc_auth_token(c, &tok, &ctx), MDC_ERR_AUTH);
+	assert_true(mdc_startswith(ctx.msg, "no credentials: set MDC_ACCESS_TOKEN"));
+	mdc_client_free(c);
+
+	/* a gcloud that answers (its arguments checked) */
+	f = fopen(gcloud, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n[ \"$1 $2\" = \"auth print-access-token\" ] || exit 3\n"
+		"echo 'warning on stderr' >&2\necho ya29.from-gcloud\n");
+	fclose(f);
+	assert_int_equal(chmod(gcloud, 0755), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_client_new(&s, &c, &ctx), 0);
+	assert_int_equal(mdc_auth_token(c, &tok, &ctx), 0);
+	assert_string_equal(tok, "ya29.from-gcloud");
+	/* cached: a second call does not run gcloud again */
+	unlink(gcloud);
+	assert_int_equal(mdc_auth_token(c, &tok, &ctx), 0);
+	assert_string_equal(tok, "ya29.from-gcloud");
+	mdc_client_free(c);
+
+	/* a gcloud that fails says how to log in */
+	f = fopen(gcloud, "w");
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\nexit 1\n");
+	fclose(f);
+	assert_int_equal(chmod(gcloud, 0755), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_client_new(&s, &c, &ctx), 0);
+	assert_int_equal(mdc_auth_token(c, &tok, &ctx), MDC_ERR_AUTH);
+	assert_non_null(strstr(ctx.msg, "gcloud auth login"));
+	mdc_client_free(c);
+
+	unlink(gcloud);
+	rmdir(dir);
+	free(gcloud);
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	unsetenv("MDC_METADATA_URL");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_auth_explicit),
+		cmocka_unit_test(test_auth_gcloud),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
