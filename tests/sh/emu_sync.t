@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 14
+plan 16
 cat >"$TEST_DIR/base.conf" <<'EOF2'
 # service-managed part
 ClusterName=emu
@@ -56,3 +56,10 @@ op=$(curl -s -X PATCH --data-binary '{"labels":{"a":"b"}}' "$EMU_CLUSTERS/c1?upd
 emu_wait_op "$(jq -r .name <<<"$op")" >/dev/null
 ok "every successful update reloads" wait_until 20 lines 4
 is "$(cat "$CONF")" "$before" "... with the same slurm.conf"
+
+# node attributes (node_sets config) are not a node-set change: reconfigure
+op=$(curl -s -X PATCH --data-binary '{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"5"}}]}}}' \
+	"$EMU_CLUSTERS/c1?updateMask=orchestrator_spec.slurm_spec.node_sets&updateMode=USER_ONLY")
+emu_wait_op "$(jq -r .name <<<"$op")" >/dev/null
+ok "node_sets Weight rendered on the pool's NodeName line" wait_until 20 grep -q '^NodeName=node0 .*Weight=5' "$CONF"
+ok "... and reloaded, not restarted" wait_until 20 eval 'lines 5 && tail -1 "$CMDS" | grep -q "^reload "'

@@ -2,6 +2,7 @@
  * patch, delete) and the emulator's own image control endpoint.  The
  * rules themselves live in lib/mdc_rules.c, shared with the client. */
 #include "config.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +154,7 @@ static int emu_cluster_list(struct emu *e, struct emu_request *r, const char *pa
 	}
 	if (pt && *pt) {
 		start = strtol(pt, &end, 10);
-		if (*end || start < 0 || !mdc_startswith(pt, "") || pt[0] == '-')
+		if (*end || start < 0 || !isdigit((unsigned char) pt[0]))
 			return emu_reply_bad_field(out, "page_token", "invalid pageToken '%s': pass the "
 						   "nextPageToken of the previous page", pt);
 	}

@@ -333,15 +333,20 @@ void emu_ops_tick(struct emu *e)
 
 /* --- slurm.conf regeneration -------------------------------------------------- */
 
-/* The NodeName= and NodeSet= lines of slurm.conf TEXT, in order: a
- * 22.05 slurmctld dies on a reconfigure that changes them. */
+/* The node names of slurm.conf TEXT: the first word of each NodeName=
+ * line and each NodeSet= line, in order.  A 22.05 slurmctld dies on a
+ * reconfigure that changes them; other node attributes (Weight,
+ * Features from node_sets) reconfigure fine. */
 static void emu_node_lines(const char *text, struct mdc_buf *out)
 {
 	while (text && *text) {
 		const char *nl = strchr(text, '\n');
 		size_t n = nl ? (size_t) (nl - text) : strlen(text);
 
-		if (!strncasecmp(text, "NodeName=", 9) || !strncasecmp(text, "NodeSet=", 8)) {
+		if (!strncasecmp(text, "NodeName=", 9)) {
+			mdc_buf_add(out, text, strcspn(text, " \t\n"));
+			mdc_buf_addc(out, '\n');
+		} else if (!strncasecmp(text, "NodeSet=", 8)) {
 			mdc_buf_add(out, text, n);
 			mdc_buf_addc(out, '\n');
 		}
