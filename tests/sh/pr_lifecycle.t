@@ -46,7 +46,8 @@ is "$(state)" RUNNING "RUNNING once the operation is done"
 # the answer uses the proto's field names in lowerCamelCase
 res=$(curl -sS "$EMU_URL/v1beta1/$NAME")
 is "$(printf '%s' "$res" | jq -c '[.resourcePools[1] | .id, .machineSpec.acceleratorType, .machineSpec.acceleratorCount, .autoscalingSpec.minReplicaCount, .autoscalingSpec.maxReplicaCount]')" \
-	'["gpu","NVIDIA_TESLA_T4",2,1,2]' "pools keep their fields (v1beta1 GET)"
+	'["gpu","NVIDIA_TESLA_T4",2,"1","2"]' \
+	"pools keep their fields, int64 as strings like the service (v1beta1 GET)"
 is "$(printf '%s' "$res" | jq -r .resourceRuntimeSpec.serviceAccountSpec.enableCustomServiceAccount)" \
 	true "resourceRuntimeSpec.serviceAccountSpec.enableCustomServiceAccount"
 like "$(printf '%s' "$res" | jq -r '.createTime + " " + .startTime')" \

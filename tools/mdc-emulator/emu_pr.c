@@ -12,6 +12,7 @@
  *                        cancel: CANCELLING -> CANCELLED (nothing executes)
  * (owner: pr) */
 #include "config.h"
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,18 @@ static const char *pr_type(const struct emu_request *r, const char *msg, struct 
 	snprintf(buf->s, sizeof(buf->s), "type.googleapis.com/google.cloud.aiplatform.%s.%s",
 		 r->version, msg);
 	return buf->s;
+}
+
+/* proto3's JSON mapping writes int64 fields as strings, as the service does */
+static void pr_int64_str(json_object *obj, const char *key)
+{
+	json_object *v = obj ? mdc_json_get(obj, key) : NULL;
+	char buf[32];
+
+	if (v && json_object_is_type(v, json_type_int)) {
+		snprintf(buf, sizeof(buf), "%" PRId64, json_object_get_int64(v));
+		mdc_json_set(obj, key, json_object_new_string(buf));
+	}
 }
 
 /* Page of ITEMS (stolen array) as {FIELD: [...], next_page_token} */
@@ -224,6 +237,10 @@ static int pr_create(struct emu *e, struct emu_request *r, const struct pr_path 
 			pr_set_str(pool, "id", pid);
 		}
 		json_object_object_add(pool, "used_replica_count", json_object_new_int(0));
+		pr_int64_str(pool, "replica_count");
+		pr_int64_str(pool, "used_replica_count");
+		pr_int64_str(mdc_json_get_obj(pool, "autoscaling_spec"), "min_replica_count");
+		pr_int64_str(mdc_json_get_obj(pool, "autoscaling_spec"), "max_replica_count");
 	}
 	pr_set_str(res, "state", "PROVISIONING");
 	pr_stamp(res, "create_time");
@@ -456,6 +473,9 @@ static int pj_create(struct emu *e, struct emu_request *r, const struct pr_path 
 		mdc_json_del(job, output_only[i]);
 	if (spec)
 		mdc_json_set(job, "pipeline_spec", mdc_json_copy(spec));
+	pr_int64_str(mdc_json_get_path(job, "runtime_config.default_runtime."
+				       "persistent_resource_runtime_detail"),
+		     "task_resource_unavailable_wait_time_ms");
 	pr_set_str(job, "name", name);
 	pr_set_str(job, "state", "PIPELINE_STATE_PENDING");
 	pr_stamp(job, "create_time");
