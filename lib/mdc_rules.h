@@ -62,7 +62,16 @@ struct mdc_patch_result {
 	bool nodes_changed;		/* Slurm node set changed: restart, not reconfigure */
 };
 
-/* Apply a PATCH as the service does: C1 allowed paths, C2 named-but-absent
+/* Image bookkeeping (C11): the pools pinned by a set node_image are kept
+ * in the resource under the internal key "_pinned_pools" (an array of pool
+ * ids) so later USER_AND_SERVICE updates leave them alone.  Keys starting
+ * with '_' are not part of the API: the emulator strips them from answers;
+ * a client must not send them.  A CURRENT read from the API has no pins and
+ * may report node_image "" (never updated): predictions from it are then
+ * conservative (an unpinned pool with an unknown image counts as moved
+ * under USER_AND_SERVICE).
+ *
+ * Apply a PATCH as the service does: C1 allowed paths, C2 named-but-absent
  * = cleared, C3 no mask = whole-payload diff (omitted = cleared), C4 update
  * modes, C5 full replacement of lists, C6 default partition rules, C7 map
  * replacement and key checks, C9 config vs scheduling/accounting, C10
