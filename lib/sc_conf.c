@@ -416,17 +416,17 @@ static int lookup(struct parser *ps, const struct lline *l, size_t off,
 		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "unknown key \"%s\" %s (did you mean \"%s\"? Slurm does not ignore underscores)",
 			    key, where, opt->name);
-	other = sc_opt_find(key, ~scope & ~(unsigned) SC_SCOPE_CLUSTER);
+	other = sc_opt_find(key, SC_SCOPE_REMOVED);
+	if (other)
+		return soft(ps, l->file, LN(l, off), CL(l, off),
+			    "\"%s\" is no longer a Slurm key (%s)", key, other->why);
+	other = sc_opt_find(key, ~scope & ~(unsigned) (SC_SCOPE_CLUSTER | SC_SCOPE_REMOVED));
 	if (other && (other->scope & SC_SCOPE_DBD))
 		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "\"%s\" is a slurmdbd.conf key, not a slurm.conf one", key);
 	if (other || (scope != SC_SCOPE_CLUSTER && sc_opt_find(key, SC_SCOPE_CLUSTER)))
 		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "key \"%s\" is not allowed %s", key, where);
-	other = sc_opt_find(key, SC_SCOPE_REMOVED);
-	if (other)
-		return soft(ps, l->file, LN(l, off), CL(l, off),
-			    "\"%s\" is no longer a Slurm key (%s)", key, other->why);
 	hint = sc_opt_suggest(key, scope);
 	if (hint)
 		return soft(ps, l->file, LN(l, off), CL(l, off),
@@ -466,12 +466,13 @@ static int check_pair(struct parser *ps, const struct lline *l, const struct pai
 
 /* ---- records ---- */
 
+/* The latest NAME=DEFAULT record of TYPE before the record being read. */
 static int default_index(const struct sc_conf *c, enum sc_rec_type type)
 {
 	size_t i;
 	int found = -1;
 
-	for (i = 0; i < c->nrecs; i++)
+	for (i = 0; i + 1 < c->nrecs; i++)
 		if (c->recs[i].type == type && c->recs[i].is_default)
 			found = (int) i;
 	return found;
@@ -550,7 +551,7 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 	/* NAME=DEFAULT: merge over the previous defaults, as Slurm does */
 	di = default_index(c, type);
 	if (rec->is_default) {
-		if (di >= 0 && (size_t) di != c->nrecs - 1) {
+		if (di >= 0) {
 			struct sc_record *old = &c->recs[di];
 
 			for (i = 0; i < old->nkv; i++) {
@@ -568,7 +569,7 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 		}
 		goto out;
 	}
-	for (i = 0; di >= 0 && (size_t) di < c->nrecs - 1 && i < c->recs[di].nkv; i++) {
+	for (i = 0; di >= 0 && i < c->recs[di].nkv; i++) {
 		struct sc_kv *o = &c->recs[di].kv[i];
 
 		if (kv_find(rec->kv, rec->nkv, o->key))
