@@ -99,7 +99,17 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	if (mdc_rules_check_create(id, r->body, &im, &cl, &ctx))
 		return emu_reply_ctx(out, &ctx);
 	emu_now_rfc3339(now, sizeof(now));
-	mdc_json_set(cl, "name", json_object_new_string(name));
+	{
+		/* "name" first, as the service prints it */
+		json_object *ordered = json_object_new_object();
+
+		json_object_object_add(ordered, "name", json_object_new_string(name));
+		json_object_object_foreach(cl, k, v)
+			if (strcmp(k, "name"))
+				json_object_object_add(ordered, k, json_object_get(v));
+		json_object_put(cl);
+		cl = ordered;
+	}
 	mdc_json_set(cl, "create_time", json_object_new_string(now));
 	mdc_json_set(cl, "update_time", json_object_new_string(now));
 	mdc_json_set(cl, "state", json_object_new_string("PROVISIONING"));
