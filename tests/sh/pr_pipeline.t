@@ -14,7 +14,7 @@ emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
 G=(--project proj --region us-central1)
 PARENT=projects/proj/locations/us-central1
 
-plan 27
+plan 28
 
 m() { mdcctl --endpoint "$EMU_URL" "$@"; }
 job_posts() { jq -r 'select(.method == "POST" and (.path | endswith("/pipelineJobs"))) | .path' "$EMU_LOG" | wc -l; }
@@ -106,6 +106,8 @@ wait_until 30 sh -c "mdcctl --endpoint '$EMU_URL' pipelines describe run-fail --
 out=$(m pipelines describe run-fail "${G[@]}")
 like "$out" "state: +PIPELINE_STATE_RUNNING" "describe shows the job running"
 like "$out" "persistentResource: +$PARENT/persistentResources/fixed-pr" "describe shows its persistent resource"
+m pipelines describe run-fail "${G[@]}" --format json | jq -S .pipelineSpec >"$TEST_DIR/spec.back"
+files_eq "describe --format json gives the pipeline spec back unchanged" "$TEST_DIR/spec.back" "$TEST_DIR/spec.want"
 out=$(m pipelines list "${G[@]}")
 like "$out" "run-fail +PIPELINE_STATE_RUNNING +nightly +fixed-pr" "list shows the jobs"
 is "$(m pipelines list "${G[@]}" --format json | jq -r '[.[].name] | sort | join(" ")')" \
