@@ -615,7 +615,7 @@ out:
 }
 
 int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
-			    struct mdc_strv *pools, struct mdc_ctx *ctx)
+			    struct mdc_strv *pools, bool *exact, struct mdc_ctx *ctx)
 {
 	struct poolmap pm = { MDC_STRV_INIT, NULL };
 	struct mdc_strv items = MDC_STRV_INIT, nodes = MDC_STRV_INIT;
@@ -677,6 +677,23 @@ int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
 		    (rc = mdc_strv_push(pools, pm.names.v[p]))) {
 			mdc_fail(ctx, rc, "out of memory");
 			goto out;
+		}
+	}
+	if (exact) {
+		/* node names given: every node of their pools must be among them */
+		*exact = true;
+		for (size_t i = 0; i < pm.names.n; i++) {
+			bool named = false, has_node = false;
+
+			for (size_t k = 0; k < pm.nodes[i].n; k++) {
+				bool in = mdc_strv_has(&nodes, pm.nodes[i].v[k]);
+
+				named |= in;
+				has_node |= !in;
+			}
+			/* a pool reached through a node but missing others */
+			if (named && has_node)
+				*exact = false;
 		}
 	}
 out:

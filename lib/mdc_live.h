@@ -102,9 +102,10 @@ int mdc_live_pool_of(const char *conf_path, const char *hostlist, char **pool,
 /* The NodeSet names (pools) in CONF_PATH whose nodes are all in HOSTLIST
  * and that cover it together (for `Nodes=` of a partition).  Appends to
  * POOLS; fails (MDC_ERR_INVAL) naming a node that no NodeSet covers.
- * A HOSTLIST that names NodeSets directly is accepted too. */
+ * A HOSTLIST that names NodeSets directly is accepted too.  *EXACT (may
+ * be NULL) tells whether HOSTLIST names every node of those pools. */
 int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
-			    struct mdc_strv *pools, struct mdc_ctx *ctx);
+			    struct mdc_strv *pools, bool *exact, struct mdc_ctx *ctx);
 
 /* Slurm time text ("60" minutes, "1:30" min:sec, "1:00:00", "2-00:00:00",
  * "UNLIMITED") to seconds; -1 for UNLIMITED/INFINITE, -2 for NONE; false

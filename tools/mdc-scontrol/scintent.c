@@ -60,7 +60,9 @@ static int part_pairs(const struct scx_cmd *cmd, const char *conf_path, struct m
 			struct mdc_strv pools = MDC_STRV_INIT;
 			char *names = NULL;
 
-			if (!(rc = mdc_live_pools_covering(conf_path, val, &pools, ctx))) {
+			bool exact = true;
+
+			if (!(rc = mdc_live_pools_covering(conf_path, val, &pools, &exact, ctx))) {
 				struct mdc_op *op = create;
 
 				if (!op && !(op = mdc_intent_add(in, MDC_OP_PART_POOLS, cmd->name, NULL, NULL)))
@@ -74,6 +76,9 @@ static int part_pairs(const struct scx_cmd *cmd, const char *conf_path, struct m
 				rc = MDC_ERR_NOMEM;
 			if (!rc)
 				rc = live_push(live, key, names);
+			if (!rc && !exact)
+				rc = mdc_strv_pushf(notes, "%s Nodes=%s: a managed partition holds whole node pools: it gets every node of %s",
+						    what, val, names);
 			free(names);
 			mdc_strv_free(&pools);
 			continue;

@@ -310,7 +310,7 @@ static void test_live_nodesets(void **state)
 	struct mdc_ctx ctx = { 0 };
 	const char *path = conf_path;
 	char *pool = NULL;
-	bool whole;
+	bool whole, exact;
 
 	(void) state;
 	assert_int_equal(mdc_live_parse_nodesets(conf, &recs, &ctx), 0);
@@ -340,13 +340,18 @@ static void test_live_nodesets(void **state)
 	mdc_ctx_clear(&ctx);
 
 	/* a partition's Nodes= by node names, NodeSet names, or both */
-	assert_int_equal(mdc_live_pools_covering(path, "g-[0-1],cpu-0", &pools, &ctx), 0);
+	assert_int_equal(mdc_live_pools_covering(path, "g-[0-1],cpu-0", &pools, &exact, &ctx), 0);
 	assert_int_equal(pools.n, 2);
 	assert_string_equal(pools.v[0], "gpu");
 	assert_string_equal(pools.v[1], "cpu");
+	assert_false(exact);	/* cpu-0 alone widens to the cpu pool */
 	mdc_strv_free(&pools);
-	assert_int_equal(mdc_live_pools_covering(path, "cpu,gpu", &pools, &ctx), 0);
+	assert_int_equal(mdc_live_pools_covering(path, "cpu,gpu", &pools, &exact, &ctx), 0);
 	assert_int_equal(pools.n, 2);
+	assert_true(exact);
+	mdc_strv_free(&pools);
+	assert_int_equal(mdc_live_pools_covering(path, "g-[0-1],cpu-[0-3]", &pools, &exact, &ctx), 0);
+	assert_true(exact);
 	mdc_strv_free(&pools);
 }
 

@@ -141,7 +141,7 @@ static char *live_pools(const struct mdc_kvs *rec, const char *conf_path)
 	if (ns && strcmp(ns, "(null)"))
 		mdc_strv_split(&sv, ns, ",");
 	else if (nodes && strcmp(nodes, "(null)") && conf_path &&
-		 mdc_live_pools_covering(conf_path, nodes, &sv, &ctx))
+		 mdc_live_pools_covering(conf_path, nodes, &sv, NULL, &ctx))
 		mdc_strv_free(&sv);
 	mdc_strv_sort(&sv);
 	s = mdc_strv_join(&sv, ",");
