@@ -1016,9 +1016,14 @@ static int predict(struct plan_st *st)
 			       "pin it (mdcctl nodepool image %s --pin IMAGE), use --update-mode USER_ONLY, "
 			       "or pass --allow-recreate", id, id);
 	}
-	if (res.nodes_changed && !mdc_strv_has(&p->restart_keys, "node count") &&
-	    mdc_strv_push(&p->restart_keys, "node count"))
-		st->nomem = true;
+	if (res.nodes_changed) {
+		bool listed = false;
+
+		for (size_t i = 0; i < p->restart_keys.n; i++)
+			listed |= mdc_startswith(p->restart_keys.v[i], "node count");
+		if (!listed && mdc_strv_push(&p->restart_keys, "node count"))
+			st->nomem = true;
+	}
 	mdc_patch_result_free(&res);
 	return 0;
 }

@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 command -v jq >/dev/null || skip_all "jq is not installed"
 
-plan 29
+plan 31
 DATA=$top_srcdir/tests/plan
 export SLURM_CONF=$TEST_DIR/live.conf
 emu_start --slurm-conf "$SLURM_CONF" --slurm-base "$DATA/base.conf" || { fail "emulator starts"; exit 1; }
@@ -49,6 +49,15 @@ is "$(jq -r '.plan.changes[0] | "\(.scope) \(.key) \(.old) \(.new)"' <<<"$json")
 	"config PriorityWeightAge 2000 3000" "apply --format json: the change"
 is "$(jq -r '.operation.done' <<<"$json")" true "apply --format json: the finished operation"
 is "$(jq -r '.verify.live' <<<"$json")" false "apply --format json: verify result"
+
+# --async: the operation name and how to wait, no verify
+sed 's/^PriorityWeightAge=.*/PriorityWeightAge=3500/' "$SLURM_CONF" >"$TEST_DIR/a.conf"
+out=$(mdcctl --yes --async apply "$TEST_DIR/a.conf" 2>&1)
+like "$out" "wait for it with: mdcctl operations wait projects/proj/locations/us-central1/operations/[0-9]+" \
+	"apply --async prints the operation and how to wait for it"
+unlike "$out" "verify:" "and does not verify"
+op=$(sed -n 's/^operation: //p' <<<"$out")
+emu_wait_op "$op" >/dev/null
 
 # edit: EDITOR is a sed script; the difference is applied
 export EDITOR="sed -i -e 's/^PartitionName=cpu .*/& MaxTime=120/'"

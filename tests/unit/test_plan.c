@@ -437,6 +437,54 @@ static void test_base(void **state)
 	json_object_put(cur);
 }
 
+/* Expert PATCH without a mask (C3): the whole resource, a warning, and
+ * a query without updateMask. */
+static void test_no_mask(void **state)
+{
+	struct mdc_intent in = MDC_INTENT_INIT;
+	struct mdc_plan_opts opts = { MDC_MODE_UNSPECIFIED, false, true };
+	struct mdc_plan plan;
+	struct mdc_ctx ctx;
+	json_object *cur = load("cluster.json");
+	char *q;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	mdc_intent_add(&in, MDC_OP_LABEL_SET, NULL, "env", "prod");
+	assert_int_equal(mdc_plan_make(cur, &in, &opts, &plan, &ctx), 0);
+	assert_int_equal(plan.mask.n, 0);
+	assert_non_null(plan.payload);
+	assert_string_equal(mdc_json_get_str(mdc_json_get_obj(plan.payload, "labels"), "env", ""), "prod");
+	assert_non_null(mdc_json_get_path(plan.payload, SS "partitions"));
+	assert_non_null(mdc_json_get_arr(plan.payload, "node_pools"));
+	assert_true(strv_like(&plan.warnings, "no updateMask"));
+	q = mdc_plan_query(&plan);
+	assert_string_equal(q, "updateMode=USER_ONLY");
+	free(q);
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	json_object_put(cur);
+}
+
+/* A pool's node count change is listed once as needing a restart. */
+static void test_node_count(void **state)
+{
+	struct mdc_intent in = MDC_INTENT_INIT;
+	struct mdc_plan plan;
+	struct mdc_ctx ctx;
+	json_object *cur = load("cluster.json");
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	mdc_intent_add(&in, MDC_OP_POOL_SCALE, "gpu", NULL, NULL)->max = 4;
+	assert_int_equal(mdc_plan_make(cur, &in, NULL, &plan, &ctx), 0);
+	assert_int_equal(plan.restart_keys.n, 1);
+	assert_string_equal(plan.restart_keys.v[0], "node count (gpu)");
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	json_object_put(cur);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +494,8 @@ int main(void)
 		cmocka_unit_test(test_fresh_state),
 		cmocka_unit_test(test_image_move),
 		cmocka_unit_test(test_base),
+		cmocka_unit_test(test_no_mask),
+		cmocka_unit_test(test_node_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
