@@ -471,6 +471,10 @@ static int partitions(struct tr *t)
 			rc = note(t, false, still->file, still->line,
 				  "no partition is marked Default=YES: the default partition stays \"%s\"",
 				  db->name);
+		else
+			rc = note(t, false, db->file, db->line,
+				  "the default partition \"%s\" is removed and no other is marked Default=YES: the API refuses this (C6), mark one",
+				  db->name);
 	}
 	return rc;
 }
