@@ -426,7 +426,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 	}
 	if (*def && !mdc_find_by(parts, "id", def))
 		return mdc_rules_fail(ctx, SS "default_partition_id", "default_partition_id '%s' names "
-				      "no partition", def);
+				      "no partition: name one of the cluster's partitions", def);
 	if (sets && !json_object_is_type(sets, json_type_array))
 		return mdc_rules_fail(ctx, SS "node_sets", "node_sets must be a list");
 	for (size_t i = 0; sets && i < json_object_array_length(sets); i++) {
@@ -438,7 +438,8 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 			return mdc_rules_fail(ctx, SS "node_sets", "node_sets[%zu] needs a 'node_pool_id'", i);
 		if (!mdc_find_by(pools, "id", pid) || (*login && !strcmp(pid, login)))
 			return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' names no compute "
-					      "node pool", pid);
+					      "node pool: use the id of a pool in node_pools other than "
+					      "the login pool", pid);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(sets, j), "node_pool_id", ""),
 				    pid))

@@ -4,7 +4,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 22
+plan 23
 emu_start || { fail "emulator starts"; exit 1; }
 like "$EMU_URL" '^http://127\.0\.0\.1:[0-9]+$' "ready line names the address"
 
@@ -58,3 +58,5 @@ line=$(grep '"method":"POST"' "$EMU_LOG" | head -1)
 is "$(jq -c '[.path, .query.model_development_cluster_id, .body.node_pools[0].id]' <<<"$line")" \
 	"[\"/$EMU_API/$EMU_PARENT/modelDevelopmentClusters\",\"c1\",\"cpu\"]" "request log records path, query and body"
 is "$(grep -c '"path":"/v1beta1/'"$EMU_PARENT"'/modelDevelopmentClusters/c1"' "$EMU_LOG")" 1 "one GET of c1 logged"
+ops=$(curl -s "$EMU_URL/v1/$EMU_PARENT/operations")
+is "$(jq -r '[.operations[].name | split("/")[-1] | tonumber] | sort | .[0:2] | join(",")' <<<"$ops")" "1,2" "operations list"

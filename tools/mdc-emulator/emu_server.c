@@ -324,6 +324,26 @@ static int emu_op_route(struct emu *e, struct emu_request *r, struct emu_respons
 	return emu_reply(out, 200, json_object_get(op));
 }
 
+/* GET .../operations: every operation under that parent, by name. */
+static int emu_op_list(struct emu *e, struct emu_request *r, struct emu_response *out)
+{
+	char prefix[1100];
+	json_object *all, *res;
+
+	if (strcmp(r->method, "GET"))
+		return emu_reply_error(out, "NOT_FOUND", "method %s not allowed on '%s'", r->method, r->path);
+	snprintf(prefix, sizeof(prefix), "%s/", r->name);
+	all = emu_store_list(e, "operation", prefix);
+	res = json_object_new_object();
+	if (!all || !res) {
+		json_object_put(all);
+		json_object_put(res);
+		return emu_reply_error(out, "INTERNAL", "out of memory");
+	}
+	json_object_object_add(res, "operations", all);
+	return emu_reply(out, 200, res);
+}
+
 /* Dispatch on the path shape; the lock is held. */
 static int emu_route(struct emu *e, struct emu_request *r, struct emu_response *out)
 {
@@ -334,6 +354,9 @@ static int emu_route(struct emu *e, struct emu_request *r, struct emu_response *
 				       "/v1/ or /v1beta1/", r->path);
 	if (strstr(r->name, "/operations/"))
 		return emu_op_route(e, r, out);
+	if (mdc_startswith(r->name, "projects/") && strlen(r->name) > 11 &&
+	    !strcmp(r->name + strlen(r->name) - 11, "/operations"))
+		return emu_op_list(e, r, out);
 	if (strstr(r->path, "/persistentResources") || strstr(r->path, "/pipelineJobs"))
 		return emu_pr_route(e, r, out);
 	if (strstr(r->path, "/modelDevelopmentClusters"))
