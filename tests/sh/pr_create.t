@@ -14,7 +14,7 @@ unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN
 emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
 G=(--project proj --region us-central1)
 
-plan 25
+plan 27
 
 pr() { mdcctl --endpoint "$EMU_URL" persistent-resources "$@"; }
 
@@ -107,3 +107,10 @@ code=$(curl -sS -o "$TEST_DIR/bad.json" -w '%{http_code}' -X POST -H 'Content-Ty
 	--data '{"resourcePools":[{"machineSpec":{"machineType":"n1"},"replicaCount":1}]}' \
 	"$EMU_URL/v1/projects/proj/locations/us-central1/persistentResources?persistentResourceId=fixed-pr")
 is "$code" 409 "creating an existing id is ALREADY_EXISTS (409)"
+
+# list walks every page
+out=$(pr list "${G[@]}" --page-size 2 --format json)
+is "$(printf '%s' "$out" | jq -r '[.[].name | sub(".*/"; "")] | join(" ")')" \
+	"auto-pr conf-pr doc-pr fixed-pr two-pr" "list --page-size 2 returns every resource"
+is "$(jq -r 'select(.method == "GET" and (.path | endswith("/persistentResources"))) | .query.pageToken // "-"' "$EMU_LOG" | tr '\n' ' ')" \
+	"- 2 4 " "it followed nextPageToken page by page"

@@ -25,13 +25,18 @@ enum {
 	O_PROJECT = 300, O_REGION, O_ASYNC, O_FORMAT, O_YES, O_DRY_RUN,
 	O_ID, O_DISPLAY_NAME, O_POOL, O_CONFIG, O_CUSTOM_SA, O_LABELS, O_NETWORK,
 	O_PIPELINE, O_RESOURCE, O_WAIT_TIME, O_ON_TIMEOUT, O_ROOT, O_PARAM, O_JOB_ID,
+	O_PAGE_SIZE,
 };
+
+/* --page-size of the list commands (0 = the service's default) */
+static long pr_page_size;
 
 #define PR_COMMON_OPTS \
 	{ "project", required_argument, NULL, O_PROJECT }, \
 	{ "region", required_argument, NULL, O_REGION }, \
 	{ "async", no_argument, NULL, O_ASYNC }, \
 	{ "format", required_argument, NULL, O_FORMAT }, \
+	{ "page-size", required_argument, NULL, O_PAGE_SIZE }, \
 	{ "help", no_argument, NULL, 'h' }
 
 static int pr_set(char **dst, const char *val)
@@ -62,6 +67,14 @@ static int pr_common(struct mdcctl *g, int c, int *rc)
 	case O_ASYNC:
 		g->async = true;
 		return 0;
+	case O_PAGE_SIZE: {
+		char *end;
+
+		pr_page_size = strtol(optarg, &end, 10);
+		if (*end || pr_page_size < 1 || pr_page_size > 1000)
+			*rc = mdcctl_usage(g, "--page-size '%s': give 1 to 1000", optarg);
+		return 0;
+	}
 	case O_FORMAT:
 		if (!strcmp(optarg, "json"))
 			g->format = MDCCTL_JSON;
@@ -130,12 +143,39 @@ static void pr_print_json(const json_object *obj)
 	json_object_put(camel);
 }
 
+/* "[pageSize=N&]pageToken=TOKEN", the token percent-encoded (service tokens
+ * carry '=', '+', '/'); TOKEN may be NULL. */
+static void pr_page_query(const char *token, char *out, size_t sz)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t o = 0;
+
+	out[0] = '\0';
+	if (pr_page_size)
+		o = (size_t) snprintf(out, sz, "pageSize=%ld", pr_page_size);
+	if (!token)
+		return;
+	o += (size_t) snprintf(out + o, sz - o, "%spageToken=", o ? "&" : "");
+
+	for (const unsigned char *p = (const unsigned char *) token; *p && o + 4 < sz; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p)) {
+			out[o++] = (char) *p;
+		} else {
+			out[o++] = '%';
+			out[o++] = hex[*p >> 4];
+			out[o++] = hex[*p & 15];
+		}
+	}
+	out[o] = '\0';
+}
+
 /* Every page of a list: ITEMS is the snake_case field of the answer. */
 static int pr_list_all(struct mdc_client *c, const char *path, const char *items,
 		       json_object **out, struct mdc_ctx *ctx)
 {
 	json_object *all = json_object_new_array(), *resp = NULL;
-	char *token = NULL, query[512];
+	char *token = NULL, query[2048];
 	int rc = 0;
 
 	*out = NULL;
@@ -145,9 +185,8 @@ static int pr_list_all(struct mdc_client *c, const char *path, const char *items
 		json_object *arr;
 		const char *next;
 
-		if (token)
-			snprintf(query, sizeof(query), "pageToken=%s", token);
-		if ((rc = mdc_api_call(c, "GET", path, token ? query : NULL, NULL, &resp, ctx)))
+		pr_page_query(token, query, sizeof(query));
+		if ((rc = mdc_api_call(c, "GET", path, query, NULL, &resp, ctx)))
 			goto out;
 		if ((arr = mdc_json_get_arr(resp, items)))
 			for (size_t i = 0; i < json_object_array_length(arr); i++)
@@ -396,7 +435,7 @@ static int pr_list(struct mdcctl *g, int argc, char **argv)
 		}
 		rc = opt == 'h' ? 0 : 2;
 		fprintf(rc ? stderr : stdout, "usage: mdcctl persistent-resources list "
-			"[--project=P] [--region=L] [--format=text|json]\n");
+			"[--project=P] [--region=L] [--page-size=N] [--format=text|json]\n");
 		goto out;
 	}
 	if (pr_connect(g, &s, &c, &parent, &ctx) ||
@@ -905,7 +944,7 @@ static int pj_list(struct mdcctl *g, int argc, char **argv)
 		}
 		rc = opt == 'h' ? 0 : 2;
 		fprintf(rc ? stderr : stdout, "usage: mdcctl pipelines list [--project=P] "
-			"[--region=L] [--format=text|json]\n");
+			"[--region=L] [--page-size=N] [--format=text|json]\n");
 		goto out;
 	}
 	if (pr_connect(g, &s, &c, &parent, &ctx) ||
