@@ -2,13 +2,15 @@
 # End to end with a real Slurm 22.05: a --managed lab wires the emulator
 # to regenerate its slurm.conf and reconfigure slurmctld.  A PATCH of
 # config PriorityWeightAge and of a partition's MaxTime shows up in
-# `scontrol show config` / `scontrol show partition`.
+# `scontrol show config` / `scontrol show partition`.  C13: a value the API
+# accepts alone can still be refused by slurmctld (SchedulerType needs a
+# restart): the operation succeeds, Slurm keeps the old value.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
 lab_up --managed
-plan 7
+plan 11
 
 api() { curl -s "$@"; }
 ok "the lab's cluster exists" test "$(api "$MDC_ENDPOINT/v1beta1/$MDC_CLUSTER" | jq -r .state)" = RUNNING
@@ -28,3 +30,12 @@ maxtime() { scontrol show partition debug | grep -q 'MaxTime=02:00:00'; }
 ok "scontrol show config: PriorityWeightAge = 4321" wait_until 30 weight
 ok "scontrol show partition debug: MaxTime=02:00:00" wait_until 30 maxtime
 ok "slurmctld still answers after the reconfigure" scontrol ping
+
+# C13: accepted by the API, refused by slurmctld's reconfigure
+op=$(api -X PATCH --data-binary '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityType":"priority/multifactor","PriorityWeightAge":"4321","SchedulerType":"sched/builtin"}}}}' \
+	"$MDC_ENDPOINT/v1beta1/$MDC_CLUSTER?updateMask=orchestrator_spec.slurm_spec.config&updateMode=USER_ONLY")
+is "$(emu_wait_op "$(jq -r .name <<<"$op")" | jq -r 'has("error")')" false "C13: the API accepts SchedulerType alone"
+reload_failed() { grep -q "^mdc-emulator: error: .* failed (status" "$LAB_DIR/log/emulator.log"; }
+ok "C13: ... but slurmctld refuses the reconfigure" wait_until 30 reload_failed
+like "$(scontrol show config | grep '^SchedulerType ')" "sched/backfill" "C13: Slurm keeps the old SchedulerType (verify after applying)"
+ok "C13: slurmctld still answers" scontrol ping
