@@ -90,10 +90,19 @@ is() {
 isnt() {
 	if [ "$1" != "$2" ]; then pass "$3"; else fail "$3" "got the unexpected: '$1'"; fi
 }
+# like/unlike use grep -E line semantics (^ and $ anchor lines).  A pattern
+# holding a newline would be several patterns to grep, one of them empty
+# (matching anything), so it is a test bug and fails loudly.
+tap_pattern_ok() {
+	case "$1" in *$'\n'*) fail "$2" "pattern contains a newline: /$1/ (match one line at a time)"; return 1 ;; esac
+	[ -n "$1" ] || { fail "$2" "empty pattern matches anything"; return 1; }
+}
 like() {
+	tap_pattern_ok "$2" "$3" || return 0
 	if printf '%s' "$1" | grep -Eq -- "$2"; then pass "$3"; else fail "$3" "got:      '$1'" "expected to match: /$2/"; fi
 }
 unlike() {
+	tap_pattern_ok "$2" "$3" || return 0
 	if ! printf '%s' "$1" | grep -Eq -- "$2"; then pass "$3"; else fail "$3" "got:      '$1'" "expected not to match: /$2/"; fi
 }
 # files_eq DESCRIPTION GOT_FILE WANT_FILE: shows a diff on mismatch
@@ -108,7 +117,8 @@ free_port() {
 		echo $((20000 + RANDOM % 20000))
 }
 
-# wait_until SECONDS CMD...: poll every 0.1 s
+# wait_until SECONDS CMD...: poll every 0.1 s.  CMD is re-run each time, but
+# its arguments are expanded once: poll a function, not test "$(cmd)" = x.
 wait_until() {
 	local t=$1 i; shift
 	for ((i = 0; i < t * 10; i++)); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
