@@ -507,6 +507,99 @@ static bool pr_in(const char *s, const char *const *set)
 	return false;
 }
 
+/* S without '_' (YAML 1.1 digit separators) into BUF; false if too long. */
+static bool pr_strip_us(const char *s, char *buf, size_t sz)
+{
+	size_t o = 0;
+
+	for (; *s; s++)
+		if (*s != '_') {
+			if (o + 1 >= sz)
+				return false;
+			buf[o++] = *s;
+		}
+	buf[o] = '\0';
+	return true;
+}
+
+/* All of S[FROM..] in SET (and at least one byte)? */
+static bool pr_all_in(const char *s, const char *set)
+{
+	return *s && strspn(s, set) == strlen(s);
+}
+
+/* PyYAML's int and float resolvers (YAML 1.1, without sexagesimals):
+ * [-+]?(0|[1-9][0-9_]*), [-+]?0b[01_]+, [-+]?0[0-7_]+, [-+]?0x[0-9a-fA-F_]+;
+ * [-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+][0-9]+)?.  *OUT NULL if neither. */
+static bool pr_yaml_number(const char *s, json_object **out)
+{
+	char buf[128], *end;
+	const char *b, *e;
+	bool neg = false;
+	int base = 10;
+
+	*out = NULL;
+	if (!pr_strip_us(s, buf, sizeof(buf)))
+		return false;
+	b = buf;
+	if (*b == '-' || *b == '+')
+		neg = *b++ == '-';
+	if (!*b)
+		return false;
+	if (!strchr(b, '.')) {
+		const char *digits = b;
+
+		if (b[0] == '0' && b[1] == 'b' && pr_all_in(b + 2, "01")) {
+			base = 2;
+			digits = b + 2;
+		} else if (b[0] == '0' && b[1] == 'x' && pr_all_in(b + 2, "0123456789abcdefABCDEF")) {
+			base = 16;
+			digits = b + 2;
+		} else if (b[0] == '0' && b[1] && pr_all_in(b + 1, "01234567")) {
+			base = 8;
+			digits = b + 1;
+		} else if (!pr_all_in(b, "0123456789") || (b[0] == '0' && b[1])) {
+			return false;
+		}
+		errno = 0;
+		{
+			unsigned long long u = strtoull(digits, &end, base);
+
+			if (*end)
+				return false;
+			if (errno || u > (unsigned long long) INT64_MAX + neg)	/* beyond int64 */
+				*out = json_object_new_double(base == 10 ? strtod(buf, NULL) :
+							      neg ? -(double) u : (double) u);
+			else
+				*out = json_object_new_int64(neg ? (int64_t) (0 - u) : (int64_t) u);
+		}
+		return true;
+	}
+	/* float: digits, '.', digits, then an exponent with a sign */
+	e = b + strspn(b, "0123456789");
+	if (*e != '.')
+		return false;
+	e++;
+	e += strspn(e, "0123456789");
+	if (*e == 'e' || *e == 'E') {
+		if ((e[1] != '-' && e[1] != '+') || !pr_all_in(e + 2, "0123456789"))
+			return false;
+	} else if (*e) {
+		return false;
+	}
+	if (!strcmp(b, "."))
+		return false;
+	errno = 0;
+	{
+		double d = strtod(buf, &end);
+
+		if (*end || !isfinite(d))
+			return false;
+		*out = json_object_new_double(d);
+	}
+	return true;
+}
+
 /* Resolve a plain scalar the way PyYAML's safe_load does (YAML 1.1). */
 static int pr_yaml_scalar(const char *s, size_t len, bool plain, const char *tag,
 			  json_object **out)
@@ -530,26 +623,8 @@ static int pr_yaml_scalar(const char *s, size_t len, bool plain, const char *tag
 		*out = json_object_new_boolean(0);
 		goto done;
 	}
-	if (resolve && len > 0 && (isdigit((unsigned char) s[0]) ||
-				   ((s[0] == '-' || s[0] == '+') && isdigit((unsigned char) s[1])))) {
-		char *end;
-		long long i;
-		double d;
-
-		errno = 0;
-		i = strtoll(s, &end, 0);	/* decimal, 0x hex, 0 octal as YAML 1.1 */
-		if (!*end && !errno) {
-			*out = json_object_new_int64(i);
-			goto done;
-		}
-		if (strchr(s, '.') || (!*end && errno == ERANGE)) {
-			d = strtod(s, &end);
-			if (!*end && isfinite(d)) {
-				*out = json_object_new_double(d);
-				goto done;
-			}
-		}
-	}
+	if (resolve && len > 0 && len < 128 && pr_yaml_number(s, out))
+		goto done;
 	*out = json_object_new_string_len(s, (int) len);
 done:
 	return *out ? 0 : MDC_ERR_NOMEM;

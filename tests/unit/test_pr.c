@@ -185,7 +185,8 @@ static void test_yaml_types(void **state)
 	char *p = data_path("pipeline.yaml");
 	static const char doc[] =
 		"a: 1\nb: '1'\nc: 1.5\nd: yes\ne: ~\nf: 2.1.0\ng: -7\nh: \"true\"\n"
-		"i: [1, x, {j: null}]\nk: 0x1f\nl: 1e5\n";
+		"i: [1, x, {j: null}]\nk: 0x1f\nl: 1e5\nm: .5\nn: 1_000\no: 0b101\np: 017\n"
+		"q: 1.5e+3\nr: 1.5e3\ns: 08\nt: -0x10\nu: 99999999999999999999\nv: '0x1f'\nw: 1.\n";
 
 	(void) state;
 	mdc_ctx_clear(&ctx);
@@ -199,7 +200,9 @@ static void test_yaml_types(void **state)
 	mdc_ctx_clear(&ctx);
 	assert_int_equal(mdc_pr_yaml_parse(doc, strlen(doc), "doc", &got, &ctx), 0);
 	want = parse("{\"a\":1,\"b\":\"1\",\"c\":1.5,\"d\":true,\"e\":null,\"f\":\"2.1.0\","
-		     "\"g\":-7,\"h\":\"true\",\"i\":[1,\"x\",{\"j\":null}],\"k\":31,\"l\":\"1e5\"}");
+		     "\"g\":-7,\"h\":\"true\",\"i\":[1,\"x\",{\"j\":null}],\"k\":31,\"l\":\"1e5\","
+		     "\"m\":0.5,\"n\":1000,\"o\":5,\"p\":15,\"q\":1500.0,\"r\":\"1.5e3\",\"s\":\"08\","
+		     "\"t\":-16,\"u\":1e20,\"v\":\"0x1f\",\"w\":1.0}");
 	assert_json_eq(got, want);
 	json_object_put(got);
 	json_object_put(want);
