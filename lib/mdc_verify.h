@@ -17,6 +17,9 @@
 
 struct mdc_verify_opts {
 	double timeout_s;			/* how long to wait for the values (0 = 60) */
+	/* slurmctld answered before the update (mdc_verify_probe): then an
+	 * scontrol that fails afterwards is a failed update, not "no Slurm" */
+	bool expect_live;
 	double interval_s;			/* between two looks (0 = 2) */
 	volatile sig_atomic_t *interrupted;	/* stop waiting when set (may be NULL) */
 };
@@ -30,6 +33,11 @@ struct mdc_verify {
 };
 
 #define MDC_VERIFY_INIT { false, 0, MDC_STRV_INIT, MDC_STRV_INIT, MDC_STRV_INIT }
+
+/* Does a local slurmctld answer now (`scontrol ping` says UP, with the
+ * caller's SLURM_CONF)?  No scontrol, no slurm.conf or a controller that
+ * is down: *LIVE false, still 0.  Call it before the PATCH. */
+int mdc_verify_probe(bool *live, struct mdc_ctx *ctx);
 
 /* Check PLAN's Slurm changes (config keys, partitions and their keys)
  * against the running slurmctld.  Returns 0 when everything shows, or when

@@ -8,7 +8,7 @@
 command -v jq >/dev/null || skip_all "jq is not installed"
 command -v curl >/dev/null || skip_all "curl is not installed"
 lab_up --managed
-plan 11
+plan 14
 export MDC_CONF=$TEST_DIR/mdc.conf MDC_LOCK_DIR=$TEST_DIR
 : >"$MDC_CONF"
 unset MDC_ACCESS_TOKEN VISUAL
@@ -41,3 +41,12 @@ like "$out" "restart needed: SelectTypeParameters" "plan says it needs a restart
 out=$(mdcctl --yes apply "$TEST_DIR/restart.conf" 2>&1)
 like "$out" "verify: not checked: config SelectTypeParameters: needs a slurmctld restart" \
 	"verify reports it cannot see a restart key yet"
+
+# C13: each value is valid alone, the file is not; apply says so (exit 10)
+cp "$SLURM_CONF" "$TEST_DIR/gang.conf"
+printf '%s\n' PreemptType=preempt/partition_prio PreemptMode=SUSPEND >>"$TEST_DIR/gang.conf"
+out=$(mdcctl --yes apply --verify-timeout 20 "$TEST_DIR/gang.conf" 2>&1); rc=$?
+is "$rc" 10 "an update slurmctld cannot take exits 10"
+like "$out" "verify: NOT APPLIED: scontrol rejects the regenerated slurm.conf: .*PreemptMode=SUSPEND requires GANG" \
+	"verify names Slurm's own complaint"
+like "$out" "error: applied, but slurmctld does not show it" "one error line says it was applied but not taken"

@@ -270,7 +270,7 @@ out:
 static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 {
 	struct session ss = { 0 };
-	struct mdc_verify_opts vo = { po->verify_timeout, 0, &mdcctl_interrupted };
+	struct mdc_verify_opts vo = { po->verify_timeout, false, 0, &mdcctl_interrupted };
 	struct mdc_ctx ctx;
 	json_object *j = NULL;
 	int rc;
@@ -306,6 +306,10 @@ static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 			goto out;
 		}
 	}
+	/* was slurmctld answering before?  then silence afterwards is a
+	 * failed update (C13), not a login node without Slurm */
+	if (!po->no_verify && !g->async && (rc = mdc_verify_probe(&vo.expect_live, &ctx)))
+		goto out;
 	mdc_plan_free(&ss.plan);
 	rc = mdc_update_run(ss.c, &ss.s, &ss.in, &ss.uo, &ss.plan, &ss.op, &ctx);
 	if (rc)
@@ -336,6 +340,7 @@ static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 out:
 	json_object_put(j);
 	session_free(&ss);
+	fflush(stdout);		/* the report before the error line */
 	return rc ? mdcctl_fail(g, &ctx) : 0;
 }
 
