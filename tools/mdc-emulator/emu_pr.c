@@ -28,6 +28,17 @@
 #define PJ_COLL "/pipelineJobs"
 #define PR_PAGE_MAX 100
 
+/* OUTPUT_ONLY fields of the protos: a client's values are dropped */
+static const char *const pr_output_only[] = {
+	"state", "error", "create_time", "start_time", "update_time", "resource_runtime",
+	"satisfies_pzs", "satisfies_pzi", NULL,
+};
+static const char *const pj_output_only[] = {
+	"name", "state", "create_time", "start_time", "end_time", "update_time",
+	"job_detail", "error", "schedule_name", "template_metadata", "satisfies_pzs",
+	"satisfies_pzi", NULL,
+};
+
 /* A request path split: PARENT "projects/P/locations/L", ID (may be empty),
  * VERB after ':' (may be empty). */
 struct pr_path {
@@ -217,12 +228,8 @@ static int pr_create(struct emu *e, struct emu_request *r, const struct pr_path 
 				       "exists", name);
 	res = mdc_json_copy(r->body);
 	/* output-only fields are the service's */
-	static const char *const output_only[] = {
-		"state", "error", "create_time", "start_time", "update_time", "resource_runtime",
-		"satisfies_pzs", "satisfies_pzi", NULL,
-	};
-	for (size_t i = 0; output_only[i]; i++)
-		mdc_json_del(res, output_only[i]);
+	for (size_t i = 0; pr_output_only[i]; i++)
+		mdc_json_del(res, pr_output_only[i]);
 	pr_set_str(res, "name", name);
 	/* the service names pools it was not given an id for */
 	pools = mdc_json_get_arr(res, "resource_pools");
@@ -465,12 +472,8 @@ static int pj_create(struct emu *e, struct emu_request *r, const struct pr_path 
 	if (emu_store_get(e, PJ_KIND, name))
 		return emu_reply_error(out, "ALREADY_EXISTS", "pipeline job '%s' already exists", name);
 	job = mdc_json_copy(r->body);
-	static const char *const output_only[] = {
-		"name", "state", "create_time", "start_time", "end_time", "update_time",
-		"job_detail", "error", "schedule_name", NULL,
-	};
-	for (size_t i = 0; output_only[i]; i++)
-		mdc_json_del(job, output_only[i]);
+	for (size_t i = 0; pj_output_only[i]; i++)
+		mdc_json_del(job, pj_output_only[i]);
 	if (spec)
 		mdc_json_set(job, "pipeline_spec", mdc_json_copy(spec));
 	pr_int64_str(mdc_json_get_path(job, "runtime_config.default_runtime."
