@@ -13,6 +13,20 @@ static const char *const mdc_json_map_fields[] = {
 	"parameters", NULL,
 };
 
+/* Fields whose whole subtree is foreign data (a compiled pipeline keeps its
+ * own snake_case keys at every depth): copied verbatim. */
+static const char *const mdc_json_opaque_fields[] = {
+	"pipeline_spec", NULL,
+};
+
+static bool mdc_json_in(const char *const *table, const char *key)
+{
+	for (size_t i = 0; table[i]; i++)
+		if (mdc_key_eq(key, table[i]))
+			return true;
+	return false;
+}
+
 static bool mdc_json_is_map_field(const char *key)
 {
 	for (size_t i = 0; mdc_json_map_fields[i]; i++)
@@ -263,7 +277,9 @@ static json_object *mdc_json_norm(const json_object *in, enum mdc_case case_, bo
 			return NULL;
 		json_object_object_foreach((json_object *) in, k, v) {
 			char name[256];
-			json_object *c = mdc_json_norm(v, case_, !keep_keys && mdc_json_is_map_field(k));
+			json_object *c = !keep_keys && mdc_json_in(mdc_json_opaque_fields, k)
+				? mdc_json_copy(v)
+				: mdc_json_norm(v, case_, !keep_keys && mdc_json_is_map_field(k));
 
 			if (v && !c)
 				goto fail;

@@ -191,6 +191,20 @@ static void test_json_case(void **state)
 	assert_non_null(json_object_object_get(mdc_json_get(n, "labels"), "team_name"));
 	json_object_put(n);
 	json_object_put(o);
+
+	/* a compiled pipeline is foreign data: its keys survive at every depth */
+	txt = "{\"pipelineSpec\":{\"deployment_spec\":{\"executors\":{\"exec_a\":{\"container\":{\"image_uri\":\"x\"}}}}},"
+	      "\"runtime_config\":{\"gcsOutputDirectory\":\"gs://b\"}}";
+	assert_int_equal(mdc_json_parse(txt, strlen(txt), &o, &ctx), 0);
+	n = mdc_json_normalize(o, MDC_CASE_CAMEL);
+	assert_string_equal(mdc_json_str(n, false),
+		"{\"pipelineSpec\":{\"deployment_spec\":{\"executors\":{\"exec_a\":{\"container\":{\"image_uri\":\"x\"}}}}},"
+		"\"runtimeConfig\":{\"gcsOutputDirectory\":\"gs://b\"}}");
+	json_object_put(n);
+	n = mdc_json_normalize(o, MDC_CASE_SNAKE);
+	assert_non_null(mdc_json_get_path(n, "pipeline_spec.deployment_spec.executors.exec_a"));
+	json_object_put(n);
+	json_object_put(o);
 }
 
 static void test_json_set_and_get(void **state)
