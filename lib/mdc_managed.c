@@ -1,0 +1,165 @@
+/* mdc_managed.c - the managed partition set and the check both plugins
+ * share.  (owner: plugins) */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include "mdc_managed.h"
+#include "sc_conf.h"
+
+void mdc_managed_free(struct mdc_managed *m)
+{
+	if (!m)
+		return;
+	free(m->path);
+	mdc_strv_free(&m->parts);
+	free(m->default_part);
+	free(m);
+}
+
+/* Slurm's boolean spellings for Default= */
+static bool mdc_managed_yes(const char *v)
+{
+	static const char *const yes[] = { "yes", "y", "true", "1", "on" };
+
+	for (size_t i = 0; v && i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!strcasecmp(v, yes[i]))
+			return true;
+	return false;
+}
+
+int mdc_managed_load(const char *path, struct mdc_managed **out, struct mdc_ctx *ctx)
+{
+	struct sc_conf *conf = NULL;
+	struct mdc_managed *m = NULL;
+	const struct sc_record *r;
+	int rc;
+
+	*out = NULL;
+	if (!(conf = sc_conf_new()) || !(m = calloc(1, sizeof(*m))) ||
+	    !(m->path = strdup(path))) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	/* lenient: the plugins only need partition names, and must not stop
+	 * working because the file has a key newer than our tables */
+	conf->flags = SC_PARSE_LENIENT;
+	if ((rc = sc_conf_load_file(conf, path, ctx)))
+		goto out;
+	for (size_t i = 0; i < conf->nrecs; i++) {
+		r = &conf->recs[i];
+		if (r->type != SC_REC_PARTITION || r->is_default || !r->name)
+			continue;
+		if (!mdc_strv_has(&m->parts, r->name) && mdc_strv_push(&m->parts, r->name)) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		/* the last Default=YES wins, as in Slurm */
+		if (mdc_managed_yes(sc_record_get(r, "Default"))) {
+			free(m->default_part);
+			if (!(m->default_part = strdup(r->name))) {
+				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+		}
+	}
+	*out = m;
+	m = NULL;
+out:
+	mdc_managed_free(m);
+	sc_conf_free(conf);
+	return rc;
+}
+
+bool mdc_managed_has(const struct mdc_managed *m, const char *name)
+{
+	for (size_t i = 0; i < m->parts.n; i++)
+		if (!strcmp(m->parts.v[i], name))
+			return true;
+	return false;
+}
+
+int mdc_managed_check(const struct mdc_managed *m, const char *parts, char **bad,
+		      struct mdc_ctx *ctx)
+{
+	struct mdc_strv req = MDC_STRV_INIT;
+	char *list = NULL;
+	int rc = 0;
+
+	if (bad)
+		*bad = NULL;
+	/* no partition: the default one, which is managed if the file names
+	 * one (without a default Slurm itself refuses the job) */
+	if (!parts || !*parts)
+		goto out;
+	if (mdc_strv_split(&req, parts, ",")) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < req.n; i++) {
+		if (mdc_managed_has(m, req.v[i]))
+			continue;
+		if (!(list = mdc_strv_join(&m->parts, ", ")) ||
+		    (bad && !(*bad = strdup(req.v[i])))) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		rc = mdc_fail(ctx, MDC_ERR_NOTFOUND,
+			      "partition '%s' exists only at runtime (it is not in '%s') and "
+			      "disappears at the next regeneration of slurm.conf: persist it with "
+			      "'mdc-scontrol create PartitionName=%s ...' or use a managed "
+			      "partition (%s)", req.v[i], m->path, req.v[i],
+			      *list ? list : "none");
+		goto out;
+	}
+out:
+	free(list);
+	mdc_strv_free(&req);
+	return rc;
+}
+
+const char *mdc_managed_default_path(void)
+{
+	const char *p = getenv("SLURM_CONF");
+
+	return p && *p ? p : MDC_MANAGED_SLURM_CONF;
+}
+
+int mdc_managed_conf_get(const char *path, const char *key, bool missing_ok,
+			 char **val, struct mdc_ctx *ctx)
+{
+	char *text = NULL, *line, *next, *p, *eq, *v;
+	int rc = 0;
+
+	*val = NULL;
+	if (missing_ok && access(path, F_OK) != 0 && errno == ENOENT)
+		return 0;
+	if ((rc = mdc_read_file(path, &text, NULL, ctx)))
+		goto out;
+	for (line = text; line; line = next) {
+		if ((next = strchr(line, '\n')))
+			*next++ = '\0';
+		if ((p = strchr(line, '#')))
+			*p = '\0';
+		if (!(eq = strchr(line, '=')))
+			continue;
+		*eq = '\0';
+		if (!mdc_key_eq(mdc_trim(line), key))
+			continue;
+		v = mdc_trim(eq + 1);
+		free(*val);
+		if (!(*val = strdup(v))) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+out:
+	if (rc) {
+		free(*val);
+		*val = NULL;
+	}
+	free(text);
+	return rc;
+}

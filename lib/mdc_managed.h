@@ -1,0 +1,56 @@
+/* mdc_managed.h - "is this partition part of the managed slurm.conf?"
+ * The one check shared by job_submit_mdc.so (at submission) and
+ * spank_mdc.so (--mdc-managed-only), plus the small "Key = value" reader
+ * the plugins use for /etc/slurm/mdc.conf.  (owner: plugins)
+ *
+ * A partition created with `scontrol create` lives only in slurmctld's
+ * memory: the next regeneration of slurm.conf (any managed update) and a
+ * restart make it disappear, with the jobs queued to it.  The managed set
+ * is what the slurm.conf file on disk declares.
+ */
+#ifndef MDC_MANAGED_H
+#define MDC_MANAGED_H
+
+#include "mdc_err.h"
+#include "mdc_str.h"
+
+#define MDC_MANAGED_SLURM_CONF "/etc/slurm/slurm.conf"
+#define MDC_MANAGED_MDC_CONF "/etc/slurm/mdc.conf"
+
+struct mdc_managed {
+	char *path;			/* the slurm.conf that was read */
+	struct mdc_strv parts;		/* partition names, file order */
+	char *default_part;		/* the Default=YES one, or NULL */
+};
+
+/* Read the partitions of the slurm.conf at PATH (Include files followed;
+ * unknown keys tolerated, as a newer Slurm may have them).  On success *OUT
+ * is a new set the caller frees with mdc_managed_free; on error *OUT is
+ * NULL and CTX says why (MDC_ERR_IO, MDC_ERR_PARSE, MDC_ERR_NOMEM). */
+int mdc_managed_load(const char *path, struct mdc_managed **out, struct mdc_ctx *ctx);
+void mdc_managed_free(struct mdc_managed *m);
+
+/* True if NAME is a managed partition (case-sensitive, as Slurm). */
+bool mdc_managed_has(const struct mdc_managed *m, const char *name);
+
+/* Check a job's partition request PARTS (Slurm's comma list; NULL or ""
+ * means the default partition).  0 when every partition is managed; else
+ * MDC_ERR_NOTFOUND with CTX saying which partition exists only at runtime,
+ * that the next regeneration drops it, and what to do.  *BAD (if BAD is
+ * non-NULL) receives a malloc'ed copy of the first unmanaged name, or NULL
+ * (the caller frees).  Does no I/O: safe under slurmctld's locks. */
+int mdc_managed_check(const struct mdc_managed *m, const char *parts, char **bad,
+		      struct mdc_ctx *ctx);
+
+/* The slurm.conf to read: SLURM_CONF from the environment, else
+ * /etc/slurm/slurm.conf.  A borrowed pointer. */
+const char *mdc_managed_default_path(void);
+
+/* Value of KEY in the "Key = value" file at PATH (keys compared like
+ * slurm.conf keys, '#' comments, other keys ignored, the last one wins).
+ * 0 with *VAL malloc'ed (caller frees) or NULL when absent; a missing file
+ * is not an error when MISSING_OK.  MDC_ERR_IO / MDC_ERR_INVAL otherwise. */
+int mdc_managed_conf_get(const char *path, const char *key, bool missing_ok,
+			 char **val, struct mdc_ctx *ctx);
+
+#endif

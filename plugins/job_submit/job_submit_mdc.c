@@ -1,0 +1,213 @@
+/* job_submit_mdc.c - job_submit/mdc: refuse jobs aimed at partitions that
+ * exist only at runtime (`scontrol create`), which the next regeneration
+ * of the managed slurm.conf removes together with their queued jobs.
+ * (owner: plugins)
+ *
+ * slurm.conf:  JobSubmitPlugins=mdc
+ * Mode: MDC_JOB_SUBMIT_MODE in slurmctld's environment, else the
+ * JobSubmitMode key of MDC_CONF / /etc/slurm/mdc.conf: "reject" (default)
+ * or "warn" (accept and log).  A job submitted with the SPANK option
+ * --mdc-managed-only is refused in both modes.
+ *
+ * The partition set and the mode are read at init() (slurmctld start) and
+ * again when the file's stat() changes: `scontrol reconfigure` in 22.05
+ * does not reload job_submit plugins whose list is unchanged, and a
+ * regenerated slurm.conf must be seen.  No unbounded I/O in the submission
+ * path: two stat() calls per job, a re-read only after a change.
+ */
+#include "config.h"
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+#include "mdc_managed.h"
+
+/* From libslurmfull, resolved in slurmctld at dlopen(). */
+extern slurm_conf_t slurm_conf;
+extern char *slurm_xstrdup(const char *str);
+extern void slurm_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern void slurm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern void slurm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The symbols Slurm looks up (exported by job_submit_mdc.map). */
+const char plugin_name[] = "job_submit mdc: refuse jobs for runtime-only partitions";
+const char plugin_type[] = "job_submit/mdc";
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+int init(void);
+int fini(void);
+int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid);
+
+#define MDC_JS "job_submit/mdc"
+#define MDC_MANAGED_ONLY_ENV "MDC_MANAGED_ONLY"
+
+static pthread_mutex_t js_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mdc_managed *js_set;	/* NULL: unreadable file, fail open */
+static struct stat js_st;		/* of the file js_set came from */
+static bool js_warn;
+static struct stat js_mode_st;		/* of mdc.conf when the mode was read */
+static bool js_mode_env;		/* MDC_JOB_SUBMIT_MODE set: fixed */
+
+static const char *js_path(void)
+{
+	return slurm_conf.slurm_conf && *slurm_conf.slurm_conf ?
+		slurm_conf.slurm_conf : mdc_managed_default_path();
+}
+
+static bool js_same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+	       a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* (Re)read the partition set; called with js_lock held.  FORCE: even if
+ * the file looks unchanged. */
+static void js_load(bool force)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_managed *m = NULL;
+	const char *path = js_path();
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		if (force || js_set)
+			slurm_error(MDC_JS ": cannot stat '%s': partitions are not checked "
+				    "until it is readable", path);
+		mdc_managed_free(js_set);
+		js_set = NULL;
+		return;
+	}
+	if (!force && js_set && js_same_file(&st, &js_st))
+		return;
+	if (mdc_managed_load(path, &m, &ctx)) {
+		slurm_error(MDC_JS ": %s: partitions are not checked until the file is fixed",
+			    ctx.msg);
+		mdc_managed_free(js_set);
+		js_set = NULL;
+		js_st = st;
+		return;
+	}
+	mdc_managed_free(js_set);
+	js_set = m;
+	js_st = st;
+	slurm_info(MDC_JS ": %zu managed partitions from '%s'", m->parts.n, path);
+}
+
+/* The mode, from the environment or mdc.conf; unknown values keep the
+ * safe default (reject) and say so.  Called with js_lock held; FORCE:
+ * even if mdc.conf looks unchanged. */
+static void js_read_mode(bool force)
+{
+	struct mdc_ctx ctx = { 0 };
+	const char *env = getenv("MDC_JOB_SUBMIT_MODE"), *conf = getenv("MDC_CONF");
+	char *val = NULL;
+	const char *v = env, *from = "MDC_JOB_SUBMIT_MODE";
+	struct stat st;
+	bool was = js_warn;
+
+	if (!conf || !*conf)
+		conf = MDC_MANAGED_MDC_CONF;
+	js_mode_env = v && *v;
+	if (!js_mode_env) {
+		if (stat(conf, &st) != 0)
+			memset(&st, 0, sizeof(st));
+		if (!force && js_same_file(&st, &js_mode_st))
+			return;
+		js_mode_st = st;
+		if (mdc_managed_conf_get(conf, "JobSubmitMode", true, &val, &ctx))
+			slurm_error(MDC_JS ": %s", ctx.msg);
+		v = val;
+		from = conf;
+	}
+	js_warn = false;
+	if (v && !strcasecmp(v, "warn"))
+		js_warn = true;
+	else if (v && *v && strcasecmp(v, "reject"))
+		slurm_error(MDC_JS ": JobSubmitMode '%s' (from %s) is neither 'reject' nor "
+			    "'warn': using 'reject'", v, from);
+	if (!force && was != js_warn)
+		slurm_info(MDC_JS ": mode %s (from %s)", js_warn ? "warn" : "reject", from);
+	free(val);
+}
+
+int init(void)
+{
+	pthread_mutex_lock(&js_lock);
+	js_read_mode(true);
+	js_load(true);
+	pthread_mutex_unlock(&js_lock);
+	slurm_info(MDC_JS ": loaded, mode %s", js_warn ? "warn" : "reject");
+	return SLURM_SUCCESS;
+}
+
+int fini(void)
+{
+	pthread_mutex_lock(&js_lock);
+	mdc_managed_free(js_set);
+	js_set = NULL;
+	pthread_mutex_unlock(&js_lock);
+	return SLURM_SUCCESS;
+}
+
+/* Did the submitter ask for --mdc-managed-only (spank_mdc.so)? */
+static bool js_managed_only(const job_desc_msg_t *d)
+{
+	static const char *const names[] = { MDC_MANAGED_ONLY_ENV "=",
+					      "SPANK_" MDC_MANAGED_ONLY_ENV "=" };
+
+	for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; i++)
+		for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++)
+			if (d->spank_job_env[i] &&
+			    !strncmp(d->spank_job_env[i], names[j], strlen(names[j])))
+				return true;
+	return false;
+}
+
+/* The shared check.  Returns SLURM_SUCCESS or the error to give back;
+ * *MSG (if non-NULL and refusing) receives a message from Slurm's
+ * allocator. */
+static int js_check(const job_desc_msg_t *d, uint32_t uid, const char *what, char **msg)
+{
+	struct mdc_ctx ctx = { 0 };
+	bool strict;
+	int rc = SLURM_SUCCESS;
+
+	pthread_mutex_lock(&js_lock);
+	if (!js_mode_env)
+		js_read_mode(false);
+	js_load(false);
+	if (!js_set || !mdc_managed_check(js_set, d->partition, NULL, &ctx))
+		goto out;
+	strict = js_managed_only(d);
+	if (js_warn && !strict) {
+		slurm_info(MDC_JS ": %s by uid %u accepted (warn mode): %s", what, uid, ctx.msg);
+		goto out;
+	}
+	slurm_info(MDC_JS ": %s by uid %u refused%s: %s", what, uid,
+		   strict ? " (--mdc-managed-only)" : "", ctx.msg);
+	if (msg)
+		*msg = slurm_xstrdup(ctx.msg);
+	rc = ESLURM_INVALID_PARTITION_NAME;
+out:
+	pthread_mutex_unlock(&js_lock);
+	return rc;
+}
+
+int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
+{
+	return js_check(job_desc, submit_uid, "job submission", err_msg);
+}
+
+/* 22.05 gives job_modify no err_msg: the refusal is logged and the user
+ * sees "Invalid partition name specified". */
+int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
+{
+	(void) job_ptr;
+	if (!job_desc->partition)
+		return SLURM_SUCCESS;
+	return js_check(job_desc, submit_uid, "partition change", NULL);
+}

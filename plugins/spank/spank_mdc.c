@@ -1,0 +1,307 @@
+/* spank_mdc.c - spank/mdc: the managed cluster's name and API endpoint in
+ * every job's environment and in the job prolog/epilog, and the
+ * --mdc-managed-only option.  (owner: plugins)
+ *
+ * plugstack.conf:
+ *   optional /path/spank_mdc.so [cluster=NAME] [endpoint=URL] [log=PATH]
+ *
+ * Values come from the arguments, else from the Cluster / Endpoint keys of
+ * MDC_CONF or /etc/slurm/mdc.conf, read with the small reader of
+ * mdc_managed.h rather than the client's settings loader: the loader
+ * refuses keys it does not know (JobSubmitMode lives in the same file),
+ * and slurmstepd should not need the HTTP client.
+ *
+ * Every callback goes through one dispatch on spank_context():
+ *   local/allocator (srun, sbatch, salloc): --mdc-managed-only marks the job
+ *     (job control env MDC_MANAGED_ONLY, which job_submit/mdc enforces at
+ *     submission) and srun checks its allocation's partition before any
+ *     task starts (fatal when the plugin is "required"); MDC_CLUSTER and
+ *     MDC_ENDPOINT go to the job control environment (SPANK_MDC_* in
+ *     Prolog=/Epilog= scripts);
+ *   remote (slurmstepd): the same check, as a message only, and
+ *     MDC_CLUSTER/MDC_ENDPOINT exported to each task;
+ *   job_script (SPANK job prolog/epilog): MDC_CLUSTER/MDC_ENDPOINT set in
+ *     the hook's environment, and with log=PATH a line appended there.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <slurm/spank.h>
+#include "mdc_managed.h"
+
+SPANK_PLUGIN(mdc, 1);
+
+#define SP "spank/mdc"
+#define MDC_MANAGED_ONLY_ENV "MDC_MANAGED_ONLY"
+
+/* Slurm calls these (exported by spank_mdc.map). */
+int slurm_spank_init(spank_t sp, int ac, char **av);
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av);
+int slurm_spank_local_user_init(spank_t sp, int ac, char **av);
+int slurm_spank_user_init(spank_t sp, int ac, char **av);
+int slurm_spank_task_init(spank_t sp, int ac, char **av);
+int slurm_spank_job_prolog(spank_t sp, int ac, char **av);
+int slurm_spank_job_epilog(spank_t sp, int ac, char **av);
+int slurm_spank_exit(spank_t sp, int ac, char **av);
+
+enum sp_hook { H_INIT, H_POST_OPT, H_LOCAL_USER, H_USER, H_TASK, H_PROLOG, H_EPILOG, H_EXIT };
+static const char *const sp_hook_name[] = {
+	"init", "init_post_opt", "local_user_init", "user_init", "task_init",
+	"job_prolog", "job_epilog", "exit",
+};
+
+struct sp_cfg {
+	char *cluster, *endpoint, *log;
+	bool managed_only;
+	bool args_done;
+};
+static struct sp_cfg sp_cfg;
+
+static int sp_managed_only_cb(int val, const char *optarg, int remote);
+
+static struct spank_option sp_opt_managed_only = {
+	"mdc-managed-only", NULL,
+	"Fail the job unless its partition is declared in the managed slurm.conf "
+	"(runtime-only partitions disappear at the next regeneration) [spank_mdc]",
+	0, 0, sp_managed_only_cb,
+};
+
+static int sp_managed_only_cb(int val, const char *optarg, int remote)
+{
+	(void) val; (void) optarg; (void) remote;
+	sp_cfg.managed_only = true;
+	return ESPANK_SUCCESS;
+}
+
+static int sp_set(char **dst, const char *val)
+{
+	char *c = strdup(val);
+
+	if (!c)
+		return -1;
+	free(*dst);
+	*dst = c;
+	return 0;
+}
+
+/* Plugin arguments, then mdc.conf for what they leave unset. */
+static int sp_args(int ac, char **av)
+{
+	static const struct { const char *key; size_t off; } keys[] = {
+		{ "cluster=", offsetof(struct sp_cfg, cluster) },
+		{ "endpoint=", offsetof(struct sp_cfg, endpoint) },
+		{ "log=", offsetof(struct sp_cfg, log) },
+	};
+	static const struct { const char *key; size_t off; } conf_keys[] = {
+		{ "Cluster", offsetof(struct sp_cfg, cluster) },
+		{ "Endpoint", offsetof(struct sp_cfg, endpoint) },
+	};
+	struct mdc_ctx ctx = { 0 };
+	const char *conf = getenv("MDC_CONF");
+	char **dst, *val;
+	size_t k;
+
+	if (sp_cfg.args_done)
+		return 0;
+	for (int i = 0; i < ac; i++) {
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!strncmp(av[i], keys[k].key, strlen(keys[k].key)))
+				break;
+		if (k == sizeof(keys) / sizeof(keys[0])) {
+			slurm_error(SP ": unknown plugstack.conf argument '%s' "
+				    "(use cluster=NAME, endpoint=URL or log=PATH)", av[i]);
+			return -1;
+		}
+		dst = (char **) ((char *) &sp_cfg + keys[k].off);
+		if (sp_set(dst, av[i] + strlen(keys[k].key)))
+			return -1;
+	}
+	if (!conf || !*conf)
+		conf = MDC_MANAGED_MDC_CONF;
+	for (k = 0; k < sizeof(conf_keys) / sizeof(conf_keys[0]); k++) {
+		dst = (char **) ((char *) &sp_cfg + conf_keys[k].off);
+		if (*dst)
+			continue;
+		if (mdc_managed_conf_get(conf, conf_keys[k].key, true, &val, &ctx)) {
+			/* not fatal: the job runs, without that variable */
+			slurm_error(SP ": %s", ctx.msg);
+			break;
+		}
+		*dst = val;
+	}
+	sp_cfg.args_done = true;
+	return 0;
+}
+
+/* The shared check for partition list PARTS; -1 (after saying why) when
+ * it names a runtime-only partition. */
+static int sp_check(const char *parts)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_managed *m = NULL;
+	int rc = 0;
+
+	if (mdc_managed_load(mdc_managed_default_path(), &m, &ctx) ||
+	    mdc_managed_check(m, parts, NULL, &ctx)) {
+		slurm_error(SP ": --mdc-managed-only: %s", ctx.msg);
+		rc = -1;
+	}
+	mdc_managed_free(m);
+	return rc;
+}
+
+static void sp_prolog_log(spank_t sp, enum sp_hook h)
+{
+	uint32_t job = 0;
+	FILE *fp;
+
+	if (!sp_cfg.log)
+		return;
+	(void) spank_get_item(sp, S_JOB_ID, &job);
+	if (!(fp = fopen(sp_cfg.log, "a"))) {
+		slurm_error(SP ": cannot append to log='%s': %s", sp_cfg.log, strerror(errno));
+		return;
+	}
+	/* what a hook run from here would see */
+	fprintf(fp, "%s job=%u MDC_CLUSTER=%s MDC_ENDPOINT=%s\n", sp_hook_name[h], job,
+		getenv("MDC_CLUSTER") ? getenv("MDC_CLUSTER") : "",
+		getenv("MDC_ENDPOINT") ? getenv("MDC_ENDPOINT") : "");
+	if (fclose(fp))
+		slurm_error(SP ": cannot write log='%s': %s", sp_cfg.log, strerror(errno));
+}
+
+/* Set NAME=VAL through the context's own channel. */
+static int sp_export(spank_t sp, const char *name, const char *val)
+{
+	spank_context_t c = spank_context();
+	int rc = 0;
+
+	if (!val || !*val)
+		return 0;
+	if (c == S_CTX_REMOTE)
+		rc = spank_setenv(sp, name, val, 1) == ESPANK_SUCCESS ? 0 : -1;
+	else if (c == S_CTX_LOCAL || c == S_CTX_ALLOCATOR)
+		rc = spank_job_control_setenv(sp, name, val, 1) == ESPANK_SUCCESS ? 0 : -1;
+	else if (c == S_CTX_JOB_SCRIPT)
+		rc = setenv(name, val, 1);
+	if (rc)
+		slurm_error(SP ": cannot export %s=%s", name, val);
+	return rc;
+}
+
+static int sp_dispatch(spank_t sp, enum sp_hook h, int ac, char **av)
+{
+	spank_context_t c = spank_context();
+	char part[256];
+	const char *p;
+
+	if (sp_args(ac, av))
+		return -1;
+	switch (h) {
+	case H_INIT:
+		/* every context that parses or sees the job's options */
+		if (c != S_CTX_SLURMD &&
+		    spank_option_register(sp, &sp_opt_managed_only) != ESPANK_SUCCESS) {
+			slurm_error(SP ": cannot register --%s", sp_opt_managed_only.name);
+			return -1;
+		}
+		return 0;
+	case H_POST_OPT:
+		if (c != S_CTX_LOCAL && c != S_CTX_ALLOCATOR)
+			return 0;
+		if (sp_export(sp, "MDC_CLUSTER", sp_cfg.cluster) ||
+		    sp_export(sp, "MDC_ENDPOINT", sp_cfg.endpoint))
+			return -1;
+		/* job_submit/mdc refuses the job at submission, in any mode */
+		if (sp_cfg.managed_only &&
+		    spank_job_control_setenv(sp, MDC_MANAGED_ONLY_ENV, "1", 1) != ESPANK_SUCCESS) {
+			slurm_error(SP ": --mdc-managed-only: cannot mark the job");
+			return -1;
+		}
+		return 0;
+	case H_LOCAL_USER:
+		/* srun, allocation granted, no task started yet: fails the run
+		 * when the plugin is "required" (Slurm ignores an optional
+		 * plugin's failures, but the message is printed) */
+		if (!sp_cfg.managed_only)
+			return 0;
+		p = getenv("SLURM_JOB_PARTITION");
+		return p ? sp_check(p) : 0;
+	case H_USER:
+		/* slurmstepd: say it in the job's stderr, never fail here (a
+		 * batch step failing in user_init drains the node); sbatch and
+		 * salloc jobs are refused at submission by job_submit/mdc */
+		if (sp_cfg.managed_only && c == S_CTX_REMOTE &&
+		    spank_getenv(sp, "SLURM_JOB_PARTITION", part, sizeof(part)) == ESPANK_SUCCESS)
+			(void) sp_check(part);
+		return 0;
+	case H_TASK:
+		if (sp_export(sp, "MDC_CLUSTER", sp_cfg.cluster) ||
+		    sp_export(sp, "MDC_ENDPOINT", sp_cfg.endpoint))
+			return -1;
+		return 0;
+	case H_PROLOG:
+	case H_EPILOG:
+		/* never fail here: a failing prolog drains the node */
+		(void) sp_export(sp, "MDC_CLUSTER", sp_cfg.cluster);
+		(void) sp_export(sp, "MDC_ENDPOINT", sp_cfg.endpoint);
+		sp_prolog_log(sp, h);
+		return 0;
+	case H_EXIT:
+		free(sp_cfg.cluster);
+		free(sp_cfg.endpoint);
+		free(sp_cfg.log);
+		memset(&sp_cfg, 0, sizeof(sp_cfg));
+		return 0;
+	}
+	return 0;
+}
+
+int slurm_spank_init(spank_t sp, int ac, char **av)
+{
+	return sp_dispatch(sp, H_INIT, ac, av);
+}
+
+int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
+{
+	return sp_dispatch(sp, H_POST_OPT, ac, av);
+}
+
+int slurm_spank_local_user_init(spank_t sp, int ac, char **av)
+{
+	return sp_dispatch(sp, H_LOCAL_USER, ac, av);
+}
+
+int slurm_spank_user_init(spank_t sp, int ac, char **av)
+{
+	return sp_dispatch(sp, H_USER, ac, av);
+}
+
+int slurm_spank_task_init(spank_t sp, int ac, char **av)
+{
+	return sp_dispatch(sp, H_TASK, ac, av);
+}
+
+int slurm_spank_job_prolog(spank_t sp, int ac, char **av)
+{
+	char *v = NULL;
+
+	/* in job_script context options are only visible through getopt */
+	if (spank_option_getopt(sp, &sp_opt_managed_only, &v) == ESPANK_SUCCESS)
+		sp_cfg.managed_only = true;
+	return sp_dispatch(sp, H_PROLOG, ac, av);
+}
+
+int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
+{
+	return sp_dispatch(sp, H_EPILOG, ac, av);
+}
+
+int slurm_spank_exit(spank_t sp, int ac, char **av)
+{
+	return sp_dispatch(sp, H_EXIT, ac, av);
+}
