@@ -1,0 +1,211 @@
+/* test_plugin_managed.c - the managed-partition check the plugins share
+ * (lib/mdc_managed): reading slurm.conf, the check and its message, the
+ * mdc.conf reader.  (owner: plugins) */
+#define _GNU_SOURCE	/* asprintf */
+#include "config.h"
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "mdc_managed.h"
+#include "mdc_str.h"
+
+static char tmpdir[] = "/tmp/test_plugin_managed.XXXXXX";
+
+static char *write_tmp(const char *name, const char *text)
+{
+	char *path = mdc_path_join(tmpdir, name);
+	FILE *fp;
+
+	assert_non_null(path);
+	assert_non_null(fp = fopen(path, "w"));
+	assert_int_equal(fputs(text, fp) >= 0, 1);
+	assert_int_equal(fclose(fp), 0);
+	return path;
+}
+
+static const char conf_text[] =
+	"ClusterName=lab\n"
+	"SlurmctldHost=vm(127.0.0.1)\n"
+	"NodeName=vm CPUs=2 State=UNKNOWN\n"
+	"PartitionName=DEFAULT MaxTime=60\n"
+	"PartitionName=debug Nodes=vm Default=YES\n"
+	"Include parts.conf\n";
+static const char parts_text[] =
+	"PartitionName=long Nodes=vm MaxTime=INFINITE\n"
+	"PartitionName=gpu Nodes=vm SomeFutureKey=1\n";
+
+static void test_load(void **state)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_managed *m = NULL;
+	char *p2 = write_tmp("parts.conf", parts_text), *p = write_tmp("slurm.conf", conf_text);
+
+	(void) state;
+	assert_int_equal(mdc_managed_load(p, &m, &ctx), 0);
+	assert_non_null(m);
+	/* DEFAULT is not a partition; included files count; an unknown key
+	 * does not stop the plugins */
+	assert_int_equal(m->parts.n, 3);
+	assert_string_equal(m->parts.v[0], "debug");
+	assert_string_equal(m->parts.v[1], "long");
+	assert_string_equal(m->parts.v[2], "gpu");
+	assert_string_equal(m->default_part, "debug");
+	assert_string_equal(m->path, p);
+	assert_true(mdc_managed_has(m, "long"));
+	assert_false(mdc_managed_has(m, "Long"));	/* case-sensitive, as Slurm */
+	assert_false(mdc_managed_has(m, "DEFAULT"));
+	mdc_managed_free(m);
+	free(p);
+	free(p2);
+}
+
+static void test_check(void **state)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_managed *m = NULL;
+	char *p2 = write_tmp("parts.conf", parts_text), *p = write_tmp("slurm.conf", conf_text);
+	char *bad = NULL, *want = NULL;
+
+	(void) state;
+	assert_int_equal(mdc_managed_load(p, &m, &ctx), 0);
+	assert_int_equal(mdc_managed_check(m, "debug", &bad, &ctx), 0);
+	assert_null(bad);
+	assert_int_equal(mdc_managed_check(m, "long,gpu", &bad, &ctx), 0);
+	assert_int_equal(mdc_managed_check(m, NULL, &bad, &ctx), 0);
+	assert_int_equal(mdc_managed_check(m, "", NULL, &ctx), 0);
+	assert_int_equal(ctx.err, MDC_OK);
+
+	assert_int_equal(mdc_managed_check(m, "debug,rt,x", &bad, &ctx), MDC_ERR_NOTFOUND);
+	assert_string_equal(bad, "rt");
+	assert_true(asprintf(&want,
+		"partition 'rt' exists only at runtime (it is not in '%s') and disappears "
+		"at the next regeneration of slurm.conf: persist it with 'mdc-scontrol create "
+		"PartitionName=rt ...' or use a managed partition (debug, long, gpu)", p) > 0);
+	assert_string_equal(ctx.msg, want);
+	free(bad);
+	free(want);
+	mdc_managed_free(m);
+	free(p);
+	free(p2);
+}
+
+static void test_load_errors(void **state)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_managed *m = (struct mdc_managed *) 1;
+	char *missing = mdc_path_join(tmpdir, "nope.conf");
+
+	(void) state;
+	assert_int_not_equal(mdc_managed_load(missing, &m, &ctx), 0);
+	assert_null(m);
+	assert_non_null(strstr(ctx.msg, "nope.conf"));
+	free(missing);
+}
+
+static void test_conf_get(void **state)
+{
+	struct mdc_ctx ctx = { 0 };
+	char *p = write_tmp("mdc.conf",
+			    "# site settings\n"
+			    "Endpoint = http://127.0.0.1:8080\n"
+			    "job_submit_mode = reject # first\n"
+			    "Unknown = kept out\n"
+			    "JobSubmitMode=warn\n");
+	char *v = NULL, *missing = mdc_path_join(tmpdir, "absent.conf");
+
+	(void) state;
+	assert_int_equal(mdc_managed_conf_get(p, "JobSubmitMode", false, &v, &ctx), 0);
+	assert_string_equal(v, "warn");		/* the last one wins */
+	free(v);
+	assert_int_equal(mdc_managed_conf_get(p, "endpoint", false, &v, &ctx), 0);
+	assert_string_equal(v, "http://127.0.0.1:8080");
+	free(v);
+	assert_int_equal(mdc_managed_conf_get(p, "Cluster", false, &v, &ctx), 0);
+	assert_null(v);
+	assert_int_equal(mdc_managed_conf_get(missing, "Cluster", true, &v, &ctx), 0);
+	assert_null(v);
+	assert_int_equal(mdc_managed_conf_get(missing, "Cluster", false, &v, &ctx), MDC_ERR_IO);
+	assert_null(v);
+	free(missing);
+	free(p);
+}
+
+/* Every real slurm.conf of the corpus loads (the plugins must not stop
+ * working on a site's file) or fails with a message, never crashes; the
+ * Slurm example has its partition. */
+static void test_corpus(void **state)
+{
+	const char *shared = getenv("MDC_SHARED");
+	char *dir = NULL, *path;
+	struct dirent *de;
+	DIR *d;
+	size_t n = 0;
+
+	(void) state;
+	if (!shared || !(dir = mdc_path_join(shared, "corpus/slurm.conf")) || !(d = opendir(dir))) {
+		free(dir);
+		skip();
+	}
+	while ((de = readdir(d))) {
+		struct mdc_ctx ctx = { 0 };
+		struct mdc_managed *m = NULL;
+
+		if (!mdc_strcaseeq(strrchr(de->d_name, '.'), ".conf"))
+			continue;
+		assert_non_null(path = mdc_path_join(dir, de->d_name));
+		if (mdc_managed_load(path, &m, &ctx) == 0) {
+			assert_non_null(m);
+			if (!strcmp(de->d_name, "SchedMD__slurm__etc_slurm.conf.example.conf"))
+				assert_true(m->parts.n >= 1);
+			n++;
+		} else {
+			assert_null(m);
+			assert_true(ctx.msg[0] != '\0');
+		}
+		mdc_managed_free(m);
+		free(path);
+	}
+	closedir(d);
+	free(dir);
+	assert_true(n > 0);
+}
+
+static int setup(void **state)
+{
+	(void) state;
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	static const char *const files[] = { "slurm.conf", "parts.conf", "mdc.conf" };
+	char *p;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if ((p = mdc_path_join(tmpdir, files[i]))) {
+			unlink(p);
+			free(p);
+		}
+	return rmdir(tmpdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_conf_get),
+		cmocka_unit_test(test_corpus),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
