@@ -44,11 +44,12 @@ static int mdc_update_fresh(struct mdc_client *c, const char *name,
 	int rc;
 
 	for (unsigned n = 0;; n++) {
-		const char *state;
+		char state[32];
 
 		if ((rc = mdc_cluster_get(c, name, cluster, ctx)))
 			return rc;
-		state = mdc_json_get_str(*cluster, "state", "");
+		/* a copy: the messages below outlive the resource */
+		snprintf(state, sizeof(state), "%s", mdc_json_get_str(*cluster, "state", ""));
 		if (strcmp(state, "UPDATING") && strcmp(state, "CREATING"))
 			return 0;
 		json_object_put(*cluster);

@@ -6,13 +6,19 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 26
-EMU_LRO_SECONDS=3 emu_start || skip_all "mdc-emulator did not start"
+emu_start || skip_all "mdc-emulator did not start"
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
 unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
 export MDC_CLUSTER=projects/proj/locations/us-central1/modelDevelopmentClusters/c1
 M() { "$top_builddir/mdcctl" "$@"; }
+# hold true|false: operations stay running until released (no clock races)
+hold() {
+	curl -sS -X POST -H 'Content-Type: application/json' -d "{\"hold\": $1}" \
+		"$EMU_URL/emulator/v1/operations:hold" >/dev/null
+}
 : >"$EMU_LOG"
+hold true
 
 # --- --async ----------------------------------------------------------------------
 out=$(M --async labels set env=a); rc=$?
@@ -29,6 +35,7 @@ is "$out" false "operations describe --format json"
 err=$(M --no-wait labels set env=b 2>&1 >/dev/null); rc=$?
 is "$rc" 9 "--no-wait on an UPDATING cluster exits 9"
 like "$err" "is UPDATING; try again later" "and says why"
+hold false
 out=$(M operations wait "$op" 2>"$TEST_DIR/err"); rc=$?
 is "$rc" 0 "operations wait exits 0 when the operation is done"
 like "$out" "done: +yes" "and shows it done"
@@ -36,31 +43,39 @@ is "$(cat "$TEST_DIR/err")" "" "no progress line when stderr is not a terminal"
 is "$(M labels list | sort)" "$(printf 'env=a\nteam=ml')" "the async change landed"
 
 # --- --timeout --------------------------------------------------------------------
+hold true
 err=$(M --timeout 1 labels set env=c 2>&1 >/dev/null); rc=$?
 is "$rc" 8 "an operation longer than --timeout exits 8"
 like "$err" "still running after 1 s; it continues: wait with 'mdcctl operations wait projects/" \
 	"and says how to go on waiting"
 op=$(printf '%s' "$err" | sed -n "s/.*operations wait \([^']*\)'.*/\1/p")
+hold false
 ok "operations wait resumes it" M operations wait "$op"
 
 # --- Ctrl-C -----------------------------------------------------------------------
+hold true
+: >"$EMU_LOG"
 "$top_builddir/mdcctl" labels set env=d >"$TEST_DIR/out" 2>"$TEST_DIR/err" &
 pid=$!
 at_exit "kill $pid"
-wait_until 10 grep -q PATCH "$EMU_LOG"
-sleep 0.3
+# its PATCH went out, so its handler is in place (background jobs start
+# with SIGINT ignored until mdcctl installs one)
+wait_until 30 grep -q PATCH "$EMU_LOG"
 kill -INT "$pid"
 wait "$pid"; rc=$?
 is "$rc" 130 "Ctrl-C while waiting exits 130"
 like "$(cat "$TEST_DIR/err")" "stopped waiting; operation '.*' continues: resume with 'mdcctl operations wait " \
 	"and says how to resume"
 op=$(sed -n "s/.*resume with 'mdcctl operations wait \([^']*\)'.*/\1/p" "$TEST_DIR/err")
+hold false
 ok "the resumed wait finishes" M operations wait "$op"
 is "$(M labels list | grep env)" "env=d" "the change landed after all"
 
 # --- progress on a terminal ----------------------------------------------------------
 if command -v script >/dev/null 2>&1; then
-	script -qec "$top_builddir/mdcctl labels set env=e" /dev/null >"$TEST_DIR/tty" 2>&1
+	hold true
+	script -qec "$top_builddir/mdcctl --timeout 2 labels set env=e" /dev/null >"$TEST_DIR/tty" 2>&1
+	hold false
 	like "$(tr '\r' '\n' <"$TEST_DIR/tty")" "\[ +[0-9]+s\] " "a progress line with elapsed time on a terminal"
 else
 	skip "a progress line on a terminal" "no script(1)"
