@@ -55,6 +55,11 @@ struct parser {
 	struct sc_conf *conf;
 	struct mdc_ctx *ctx;
 	regex_t re;
+	/* record names seen (index + 1 into conf->recs, 0 = free), so that
+	 * 10^5 NodeName lines stay linear */
+	size_t *names;
+	size_t names_cap, names_n;
+	long last_default[SC_REC_MAX];	/* latest NAME=DEFAULT record, -1 = none */
 	struct mdc_strv stack;	/* include chain (real paths) */
 };
 
@@ -466,16 +471,51 @@ static int check_pair(struct parser *ps, const struct lline *l, const struct pai
 
 /* ---- records ---- */
 
-/* The latest NAME=DEFAULT record of TYPE before the record being read. */
-static int default_index(const struct sc_conf *c, enum sc_rec_type type)
+static size_t name_hash(enum sc_rec_type type, const char *name)
 {
-	size_t i;
-	int found = -1;
+	size_t h = 5381 + (size_t) type;
 
-	for (i = 0; i + 1 < c->nrecs; i++)
-		if (c->recs[i].type == type && c->recs[i].is_default)
-			found = (int) i;
-	return found;
+	for (; *name; name++)
+		h = h * 33 + (unsigned char) *name;
+	return h;
+}
+
+/* The first non-DEFAULT record of TYPE named like REC (other than REC
+ * itself), after remembering REC if it is the first: index or -1. */
+static long name_seen(struct parser *ps, size_t idx)
+{
+	const struct sc_conf *c = ps->conf;
+	const struct sc_record *rec = &c->recs[idx];
+	size_t i, mask;
+
+	if (ps->names_n * 2 >= ps->names_cap) {
+		size_t ncap = ps->names_cap ? ps->names_cap * 2 : 1024, *n, j;
+
+		n = calloc(ncap, sizeof(*n));
+		if (!n)
+			return -2;
+		for (j = 0; j < ps->names_cap; j++) {
+			if (!ps->names[j])
+				continue;
+			i = name_hash(c->recs[ps->names[j] - 1].type, c->recs[ps->names[j] - 1].name) & (ncap - 1);
+			while (n[i])
+				i = (i + 1) & (ncap - 1);
+			n[i] = ps->names[j];
+		}
+		free(ps->names);
+		ps->names = n;
+		ps->names_cap = ncap;
+	}
+	mask = ps->names_cap - 1;
+	for (i = name_hash(rec->type, rec->name) & mask; ps->names[i]; i = (i + 1) & mask) {
+		const struct sc_record *o = &c->recs[ps->names[i] - 1];
+
+		if (o->type == rec->type && !strcmp(o->name, rec->name))
+			return (long) ps->names[i] - 1;
+	}
+	ps->names[i] = idx + 1;
+	ps->names_n++;
+	return -1;
 }
 
 /* A record line: NAME=VALUE then the keys of its scope. */
@@ -549,8 +589,9 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 	}
 
 	/* NAME=DEFAULT: merge over the previous defaults, as Slurm does */
-	di = default_index(c, type);
+	di = (int) ps->last_default[type];
 	if (rec->is_default) {
+		ps->last_default[type] = (long) (c->nrecs - 1);
 		if (di >= 0) {
 			struct sc_record *old = &c->recs[di];
 
@@ -583,17 +624,22 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 	}
 	/* Same name twice: Slurm's parser keeps both; slurmctld then uses the
 	 * first partition and refuses a node defined twice. */
-	for (i = 0; i + 1 < c->nrecs; i++) {
-		struct sc_record *o = &c->recs[i];
+	{
+		long first_idx = name_seen(ps, c->nrecs - 1);
+		struct sc_record *o;
 
-		if (o->type != type || o->is_default || strcmp(o->name, rec->name))
-			continue;
+		if (first_idx == -2) {
+			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		if (first_idx < 0)
+			goto out;
+		o = &c->recs[first_idx];
 		rc = pwarn(ps, l->file, rec->line, CL(l, first->val_off),
 			   "%s \"%s\" defined again (first at %s:%d): %s",
 			   rec_types[type].key, rec->name, o->file, o->line,
 			   type == SC_REC_NODE ? "slurmctld refuses a node defined twice" :
 			   "slurmctld uses the first definition");
-		break;
 	}
 out:
 	free(val);
@@ -734,7 +780,8 @@ static int parse_include(struct parser *ps, const struct lline *l)
 		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	full = path.s[0] == '/' ? strdup(path.s) : mdc_path_join(l->dir, path.s);
+	full = path.s[0] == '/' || !strcmp(l->dir, ".") ? strdup(path.s) :
+	       mdc_path_join(l->dir, path.s);
 	if (!full) {
 		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 		goto out;
@@ -1024,9 +1071,16 @@ out:
 
 static int parser_init(struct parser *ps, struct sc_conf *conf, struct mdc_ctx *ctx)
 {
+	size_t i;
+
 	memset(ps, 0, sizeof(*ps));
 	ps->conf = conf;
 	ps->ctx = ctx;
+	for (i = 0; i < SC_REC_MAX; i++)
+		ps->last_default[i] = -1;
+	for (i = 0; i < conf->nrecs; i++)
+		if (conf->recs[i].is_default)
+			ps->last_default[conf->recs[i].type] = (long) i;
 	if (regcomp(&ps->re, KV_PATTERN, REG_EXTENDED) != 0)
 		return mdc_fail(ctx, MDC_ERR_INTERNAL, "cannot compile the key=value pattern");
 	return 0;
@@ -1035,6 +1089,7 @@ static int parser_init(struct parser *ps, struct sc_conf *conf, struct mdc_ctx *
 static void parser_done(struct parser *ps)
 {
 	regfree(&ps->re);
+	free(ps->names);
 	mdc_strv_free(&ps->stack);
 }
 
