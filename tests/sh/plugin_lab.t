@@ -22,7 +22,7 @@ printf 'JobSubmitMode = reject\n' >"$MDC_CONF"
 
 lab_up --plugindir "$JS_DIR" --job-submit mdc \
 	--plugstack "required $SPANK cluster=$CLUSTER endpoint=$ENDPOINT log=$PLOG"
-plan 24
+plan 26
 CTLD_LOG=$LAB_DIR/log/slurmctld.log
 CONF_PATH=$LAB_DIR/etc/slurm.conf
 show_on_fail "$TEST_DIR/err" "$PLOG"
@@ -95,6 +95,20 @@ jid=$(timeout 30 sbatch --parsable -p rt -t 1 --wrap true 2>"$TEST_DIR/err")
 like "$jid" '^[0-9]+$' "after rt is written to slurm.conf, sbatch -p rt is accepted in reject mode"
 ok "slurmctld re-read slurm.conf" ctld_has "job_submit/mdc: 2 managed partitions from '$CONF_PATH'"
 wait_until 60 job_done "$jid"
+
+# a Prolog= hook (what prolog_bash_scripts become) gets the job control
+# environment: SPANK_MDC_CLUSTER / SPANK_MDC_ENDPOINT
+cat >"$TEST_DIR/prolog.sh" <<PRO
+#!/bin/sh
+env | grep '^SPANK_MDC_' | sort >"$TEST_DIR/prolog.env.\$SLURM_JOB_ID"
+PRO
+chmod 0755 "$TEST_DIR/prolog.sh"
+echo "Prolog=$TEST_DIR/prolog.sh" >>"$CONF_PATH"
+ok "scontrol reconfigure takes Prolog=" scontrol reconfigure
+jid=$(timeout 30 sbatch --parsable -p debug -t 1 --wrap true 2>"$TEST_DIR/err")
+wait_until 60 job_done "$jid"
+is "$(cat "$TEST_DIR/prolog.env.$jid" 2>&1)" "SPANK_MDC_CLUSTER=$CLUSTER
+SPANK_MDC_ENDPOINT=$ENDPOINT" "the Prolog= script sees SPANK_MDC_CLUSTER and SPANK_MDC_ENDPOINT"
 lab_down
 
 # without job_submit/mdc, the SPANK plugin alone stops srun early
