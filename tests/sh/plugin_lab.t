@@ -22,7 +22,7 @@ printf 'JobSubmitMode = reject\n' >"$MDC_CONF"
 
 lab_up --plugindir "$JS_DIR" --job-submit mdc \
 	--plugstack "required $SPANK cluster=$CLUSTER endpoint=$ENDPOINT log=$PLOG"
-plan 26
+plan 29
 CTLD_LOG=$LAB_DIR/log/slurmctld.log
 CONF_PATH=$LAB_DIR/etc/slurm.conf
 show_on_fail "$TEST_DIR/err" "$PLOG"
@@ -87,6 +87,14 @@ like "$out" "^srun: error: $(printf '%s' "$msg" | sed 's/[][().*^$]/\\&/g')" \
 	"srun says why"
 ok "slurmctld logs it as --mdc-managed-only" \
 	ctld_has "job_submit/mdc: job submission by uid 0 refused (--mdc-managed-only): $msg"
+out=$(timeout 30 sbatch --mdc-managed-only -p rt -t 1 --wrap true 2>&1)
+like "$out" "^sbatch: error: partition 'rt' exists only at runtime" \
+	"warn mode: sbatch --mdc-managed-only -p rt is refused at submission"
+out=$(timeout 30 salloc --mdc-managed-only -p rt -t 1 true 2>&1)
+like "$out" "^salloc: error: partition 'rt' exists only at runtime" \
+	"warn mode: salloc --mdc-managed-only -p rt is refused at submission"
+like "$(sbatch --help 2>&1)" '^ +--mdc-managed-only +Fail the job unless its partition' \
+	"sbatch --help lists --mdc-managed-only"
 
 # the managed file gains rt (a regeneration): the next job sees it
 printf 'JobSubmitMode = reject\n' >"$MDC_CONF"
