@@ -121,13 +121,14 @@ static void readback_records(const struct sc_conf *c)
 			case SC_REC_NODE: {
 				const char *host = sc_record_get(r, "NodeHostname");
 				const char *addr = sc_record_get(r, "NodeAddr");
-				const char *feat = sc_record_get(r, "Features");
+				/* Slurm reads Feature= first, Features= only without it */
+				const char *feat = sc_record_get(r, "Feature");
 				const char *mem = sc_record_get(r, "RealMemory");
 				const char *w = sc_record_get(r, "Weight");
 				const char *tmp = sc_record_get(r, "TmpDisk");
 
 				if (!feat)
-					feat = sc_record_get(r, "Feature");
+					feat = sc_record_get(r, "Features");
 				if (!host)
 					host = r->name;
 				if (!addr)
