@@ -38,7 +38,6 @@ static const struct emu_status {
 	{ "INTERNAL", 500, 13 },
 	{ "UNKNOWN", 500, 2 },
 	{ "DATA_LOSS", 500, 15 },
-	{ "NOT_IMPLEMENTED", 501, 12 },
 	{ "UNIMPLEMENTED", 501, 12 },
 	{ "UNAVAILABLE", 503, 14 },
 	{ "DEADLINE_EXCEEDED", 504, 4 },
