@@ -501,8 +501,8 @@ static int nodes(struct tr *t)
 		const struct sc_record *e = &t->ed->recs[i], *b;
 		const char *pool;
 
-		if (e->is_default)
-			continue;
+		if (e->is_default || sc_conf_record(t->ed, e->type, e->name) != e)
+			continue;	/* DEFAULT lines are inherited; Slurm uses the first of a name */
 		if (e->type == SC_REC_NODESET || e->type == SC_REC_DOWNNODES ||
 		    e->type == SC_REC_FRONTEND) {
 			b = sc_conf_record(t->base, e->type, e->name);

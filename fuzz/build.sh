@@ -1,0 +1,21 @@
+#!/bin/sh
+# build.sh SRCDIR BUILDDIR OUT - build the libFuzzer parser target with clang
+# (used by `make fuzz` and tests/sh/sc_fuzz.t).  Exit 77 when clang or its
+# libFuzzer runtime is missing.  (owner: slurm.conf engine)
+set -e
+src=$1 build=$2 out=$3
+CLANG=${CLANG:-clang}
+command -v "$CLANG" >/dev/null 2>&1 || { echo "build.sh: $CLANG not found" >&2; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sc_fuzz_probe.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void) d; (void) n; return 0; }\n' > "$tmp/p.c"
+"$CLANG" -fsanitize=fuzzer "$tmp/p.c" -o "$tmp/p" >/dev/null 2>&1 ||
+	{ echo "build.sh: $CLANG has no libFuzzer runtime (-fsanitize=fuzzer)" >&2; exit 77; }
+mkdir -p "$(dirname "$out")"
+# shellcheck disable=SC2046
+"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-I"$build" -I"$src/lib" $(pkg-config --cflags json-c) \
+	"$src/fuzz/sc_fuzz.c" "$src/lib/sc_conf.c" "$src/lib/sc_options.c" \
+	"$src/lib/sc_translate.c" "$src/lib/mdc_intent.c" "$src/lib/mdc_json.c" \
+	"$src/lib/mdc_str.c" "$src/lib/mdc_buf.c" "$src/lib/mdc_err.c" \
+	$(pkg-config --libs json-c) -o "$out"
