@@ -803,6 +803,48 @@ static void diff_map(struct plan_st *st, const char *scope, json_object *a, json
 	}
 }
 
+/* One line for a whole list element ("node_pool_ids=a,b MaxTime=60"),
+ * a new string object; NULL for NULL. */
+static json_object *summary(json_object *e, const char *idfield)
+{
+	struct mdc_buf b = MDC_BUF_INIT;
+	json_object *r;
+
+	if (!e || !json_object_is_type(e, json_type_object))
+		return e ? json_object_get(e) : NULL;
+	json_object_object_foreach(e, k, v) {
+		if (!strcmp(k, idfield))
+			continue;
+		if (json_object_is_type(v, json_type_object)) {
+			json_object_object_foreach(v, ck, cv)
+				mdc_buf_addf(&b, "%s%s=%s", b.len ? " " : "", ck, json_object_get_string(cv));
+		} else if (json_object_is_type(v, json_type_array)) {
+			mdc_buf_addf(&b, "%s%s=", b.len ? " " : "", k);
+			for (size_t i = 0; i < json_object_array_length(v); i++)
+				mdc_buf_addf(&b, "%s%s", i ? "," : "",
+					     json_object_get_string(json_object_array_get_idx(v, i)));
+		} else {
+			mdc_buf_addf(&b, "%s%s=%s", b.len ? " " : "", k, json_object_get_string(v));
+		}
+	}
+	r = json_object_new_string(b.len ? mdc_buf_str(&b) : "{}");
+	mdc_buf_free(&b);
+	return r;
+}
+
+static void add_elem_change(struct plan_st *st, const char *scope, const char *idfield,
+			    json_object *a, json_object *b)
+{
+	json_object *sa = summary(a, idfield), *sb = summary(b, idfield);
+
+	if ((a && !sa) || (b && !sb))
+		st->nomem = true;
+	else
+		add_change(st, scope, NULL, sa, sb);
+	json_object_put(sa);
+	json_object_put(sb);
+}
+
 /* Lists of objects keyed by IDFIELD: FIELDS are compared one by one
  * ("config" as a map), anything else as a whole. */
 static void diff_list(struct plan_st *st, const char *what, const char *idfield,
@@ -818,7 +860,7 @@ static void diff_list(struct plan_st *st, const char *what, const char *idfield,
 
 		snprintf(scope, sizeof(scope), "%s %s", what, id);
 		if (j < 0) {
-			add_change(st, scope, NULL, ea, NULL);
+			add_elem_change(st, scope, idfield, ea, NULL);
 			continue;
 		}
 		eb = json_object_array_get_idx(b, (size_t) j);
@@ -848,7 +890,7 @@ static void diff_list(struct plan_st *st, const char *what, const char *idfield,
 
 		if (find_by_id(a, idfield, id) < 0) {
 			snprintf(scope, sizeof(scope), "%s %s", what, id);
-			add_change(st, scope, NULL, NULL, eb);
+			add_elem_change(st, scope, idfield, NULL, eb);
 		}
 	}
 }

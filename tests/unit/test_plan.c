@@ -485,6 +485,38 @@ static void test_node_count(void **state)
 	json_object_put(cur);
 }
 
+/* A created or removed partition is shown on one readable line. */
+static void test_format_partition(void **state)
+{
+	struct mdc_intent in = MDC_INTENT_INIT;
+	struct mdc_buf out = MDC_BUF_INIT;
+	struct mdc_plan plan;
+	struct mdc_ctx ctx;
+	struct mdc_op *op;
+	json_object *cur = load("cluster.json");
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	op = mdc_intent_add(&in, MDC_OP_PART_CREATE, "all", NULL, NULL);
+	mdc_strv_split(&op->list, "cpu,gpu", ",");
+	mdc_strv_push(&op->kv, "PriorityTier=2");
+	mdc_intent_add(&in, MDC_OP_PART_DELETE, "gpu", NULL, NULL);
+	assert_int_equal(mdc_plan_make(cur, &in, NULL, &plan, &ctx), 0);
+	assert_int_equal(mdc_plan_format(&plan, &out), 0);
+	assert_string_equal(mdc_buf_str(&out),
+		"Changes (2):\n"
+		"  - partition gpu: node_pool_ids=gpu -> (removed)\n"
+		"  + partition all: (absent) -> node_pool_ids=cpu,gpu PriorityTier=2\n"
+		"\n"
+		"updateMask: orchestrator_spec.slurm_spec.partitions\n"
+		"updateMode: USER_ONLY\n"
+		"node pools recreated: none\n");
+	mdc_buf_free(&out);
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	json_object_put(cur);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -496,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_base),
 		cmocka_unit_test(test_no_mask),
 		cmocka_unit_test(test_node_count),
+		cmocka_unit_test(test_format_partition),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

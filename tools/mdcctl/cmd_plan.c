@@ -272,7 +272,7 @@ static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 	struct session ss = { 0 };
 	struct mdc_verify_opts vo = { po->verify_timeout, false, 0, &mdcctl_interrupted };
 	struct mdc_ctx ctx;
-	json_object *j = NULL;
+	json_object *j = NULL, *shown = NULL;
 	int rc;
 
 	mdc_ctx_clear(&ctx);
@@ -310,8 +310,19 @@ static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 	 * failed update (C13), not a login node without Slurm */
 	if (!po->no_verify && !g->async && (rc = mdc_verify_probe(&vo.expect_live, &ctx)))
 		goto out;
+	shown = ss.plan.payload ? json_object_get(ss.plan.payload) : NULL;
 	mdc_plan_free(&ss.plan);
 	rc = mdc_update_run(ss.c, &ss.s, &ss.in, &ss.uo, &ss.plan, &ss.op, &ctx);
+	/* the intent was planned again on a fresh read (C14): say so when
+	 * someone changed the cluster in between */
+	if (ss.plan.payload && shown && !mdc_json_equal(shown, ss.plan.payload)) {
+		char *mask = mdc_strv_join(&ss.plan.mask, ",");
+
+		fprintf(stderr, "%s: note: the cluster changed since the plan above; the same "
+			"changes were applied to its fresh state (updateMask: %s)\n", g->progname,
+			mask ? mask : "?");
+		free(mask);
+	}
 	if (rc)
 		goto out;
 	if (g->async) {
@@ -339,6 +350,7 @@ static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 	}
 out:
 	json_object_put(j);
+	json_object_put(shown);
 	session_free(&ss);
 	fflush(stdout);		/* the report before the error line */
 	return rc ? mdcctl_fail(g, &ctx) : 0;
