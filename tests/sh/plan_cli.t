@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 command -v jq >/dev/null || skip_all "jq is not installed"
 
-plan 23
+plan 28
 emu_start || { fail "emulator starts"; exit 1; }
 emu_create_cluster c1 >/dev/null || { fail "cluster created"; exit 1; }
 export MDC_ENDPOINT=$EMU_URL MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/c1
@@ -81,3 +81,12 @@ out=$(mdcctl --update-mode USER_AND_SERVICE plan "$TEST_DIR/new.conf" 2>&1); rc=
 like "$out" "empty node_image .* cannot be pinned" \
 	"USER_AND_SERVICE on a never-updated cluster: the pool cannot be pinned"
 is "$(writes)" 1 "plan never sent a write (only the create)"
+
+# usage errors and a missing file: exit status, one line, no request at all
+n=$(wc -l <"$EMU_LOG")
+mdcctl plan a b >/dev/null 2>"$TEST_DIR/err"; is "$?" 2 "plan with two files is a usage error"
+mdcctl apply --bogus >/dev/null 2>&1; is "$?" 2 "an unknown option is a usage error"
+out=$(mdcctl plan "$TEST_DIR/nope.conf" 2>&1); rc=$?
+is "$rc" 1 "a missing FILE fails (I/O)"
+like "$out" "^mdcctl: error: cannot read '.*nope.conf'" "in one line naming the file"
+is "$(wc -l <"$EMU_LOG")" "$n" "none of them sent a request"
