@@ -698,6 +698,12 @@ int mdc_rules_apply_patch(const json_object *current, const json_object *payload
 	}
 	if ((rc = mdc_validate(out, ctx)))
 		goto out;
+	if (!mdc_nonempty(mdc_json_get(out, "node_pools"))) {
+		rc = mdc_rules_fail(ctx, "node_pools", "the update leaves the cluster without node pools%s",
+				    mask ? "" : ": a PATCH without updateMask clears what the payload "
+				    "omits; send the whole cluster or name the fields in updateMask");
+		goto out;
+	}
 	/* C11: pins come from the payload's pools when node_pools is replaced */
 	pools_named = !mask;
 	for (size_t j = 0; mask && j < mask->n; j++)

@@ -45,6 +45,9 @@ patch c1 "" "$full"
 is "$CODE" 200 "C3: PATCH without updateMask accepted"
 is "$(get c1 | jq -c '[.labels, .orchestratorSpec.slurmSpec.config.PriorityWeightAge]')" '[null,"20"]' \
 	"C3: what the payload omits (labels) is cleared, what it carries stays"
+patch c1 "" '{}'
+like "$CODE $(msg)" "^400 the update leaves the cluster without node pools: a PATCH without updateMask clears what the payload omits" \
+	"C3: an empty payload without a mask would clear everything: rejected"
 noconf=$(get c1 | jq 'del(.orchestratorSpec.slurmSpec.config)')
 patch c1 "" "$noconf"
 is "$(get c1 | jq -c .orchestratorSpec.slurmSpec.config)" null "C3: omitted config is cleared too"
