@@ -16,6 +16,9 @@ export MDC_ENDPOINT=$EMU_URL MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/c1
 export MDC_CONF=$TEST_DIR/mdc.conf MDC_LOCK_DIR=$TEST_DIR
 : >"$MDC_CONF"
 unset MDC_ACCESS_TOKEN VISUAL
+# a login node without Slurm: even if a slurmctld listens on this machine's
+# default port, verify must not consult it
+export MDC_SCONTROL=$TEST_DIR/no-scontrol
 patches() { jq -c 'select(.method == "PATCH") | {query, body}' "$EMU_LOG"; }
 npatches() { patches | wc -l; }
 files_eq "the emulator wrote the live slurm.conf" "$SLURM_CONF" "$DATA/render-c1.conf"
