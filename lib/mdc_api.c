@@ -261,6 +261,7 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 	struct mdc_http_resp r = { 0 };
 	const char *hdrs[3] = { "Accept: application/json", NULL, NULL };
 	bool idempotent = !strcmp(method, "GET");
+	bool refreshed = false;
 	const char *token;
 	json_object *obj = NULL, *norm;
 	struct mdc_ctx tmp;
@@ -307,6 +308,23 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		}
 		if (r.status >= 200 && r.status < 300)
 			break;
+		/* a rejected token from a source that expires (metadata server,
+		 * gcloud): fetch a fresh one once; a 401 request was not applied,
+		 * so this is safe for writes too */
+		if (r.status == 401 && token && c->token_expiry && !refreshed) {
+			refreshed = true;
+			mdc_auth_forget(c);
+			mdc_buf_reset(&auth);
+			if ((rc = mdc_auth_token(c, &token, ctx)))
+				goto out;
+			if (token && mdc_buf_addf(&auth, "Authorization: Bearer %s", token)) {
+				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			hdrs[1] = token ? auth.s : NULL;
+			attempt--;
+			continue;
+		}
 		mdc_api_error(r.status, r.body, r.len, &wait, &tmp);
 		if (last || (r.status != 503 && r.status != 429)) {
 			rc = mdc_api_error(r.status, r.body, r.len, NULL, ctx);

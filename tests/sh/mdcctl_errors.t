@@ -105,11 +105,13 @@ unlike "$err" "bad token" "without echoing it"
 cat >"$TEST_DIR/md.py" <<'PY'
 import http.server, json, sys
 log = open(sys.argv[1], "a")
+tokens = sys.argv[3].split(",")   # one per request, the last one repeats
 class H(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         log.write("%s %s %s\n" % (self.command, self.path, self.headers.get("Metadata-Flavor")))
         log.flush()
-        body = json.dumps({"access_token": "s3cr3t-token", "expires_in": 3599,
+        tok = tokens.pop(0) if len(tokens) > 1 else tokens[0]
+        body = json.dumps({"access_token": tok, "expires_in": 3599,
                            "token_type": "Bearer"}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -122,7 +124,7 @@ s = http.server.HTTPServer(("127.0.0.1", 0), H)
 open(sys.argv[2], "w").write("%d\n" % s.server_address[1])
 s.serve_forever()
 PY
-python3 "$TEST_DIR/md.py" "$TEST_DIR/md.log" "$TEST_DIR/md.port" &
+python3 "$TEST_DIR/md.py" "$TEST_DIR/md.log" "$TEST_DIR/md.port" s3cr3t-token &
 MD_PID=$!
 at_exit "kill $MD_PID"
 wait_until 10 test -s "$TEST_DIR/md.port"
@@ -133,4 +135,13 @@ is "$(cat "$TEST_DIR/md.log")" "GET /computeMetadata/v1/instance/service-account
 	"the token was fetched once, with Metadata-Flavor: Google, for all requests"
 unlike "$out" "s3cr3t" "the token is not printed"
 like "$(jq -r .method "$EMU_LOG" | sort -u | tr '\n' ' ')" "GET PATCH" "several requests used the cached token"
+
+# a token the server rejects (revoked, expired early) is fetched again once
+python3 "$TEST_DIR/md.py" "$TEST_DIR/md2.log" "$TEST_DIR/md2.port" stale-token,s3cr3t-token &
+MD2_PID=$!
+at_exit "kill $MD2_PID"
+wait_until 10 test -s "$TEST_DIR/md2.port"
+export MDC_METADATA_URL="http://127.0.0.1:$(cat "$TEST_DIR/md2.port")/token"
+ok "a 401 with a metadata token fetches a fresh one" M describe
+is "$(wc -l <"$TEST_DIR/md2.log" | tr -d ' ')" 2 "the metadata server was asked twice"
 done_testing
