@@ -130,7 +130,9 @@ int mdc_operation_get(struct mdc_client *c, const char *op_name, json_object **o
  * snake_case (new reference; NULL for an empty body).  A Google error body
  * becomes MDC_ERR_API with ctx->http_code, ctx->status and a message
  * "STATUS: message" plus field violations.  GETs are retried on 503/429/
- * connection errors (backoff, Retry-After/RetryInfo); writes never are. */
+ * connection errors (backoff, Retry-After/RetryInfo); writes never are.
+ * A 401 on a token that expires (metadata server, gcloud) refetches it
+ * once and repeats the request (a 401 request was not applied). */
 int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		 const char *query, const json_object *body, json_object **resp,
 		 struct mdc_ctx *ctx);
