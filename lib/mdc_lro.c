@@ -39,9 +39,10 @@ static const char *mdc_lro_progress_msg(const json_object *op)
 
 	if (!md)
 		return NULL;
-	if ((m = mdc_json_get_str(md, "progress_message", NULL)))
+	if ((m = mdc_json_get_str(md, "progress_message", NULL)) && *m)
 		return m;
-	return mdc_json_get_str(mdc_json_get_obj(md, "generic_metadata"), "progress_message", NULL);
+	m = mdc_json_get_str(mdc_json_get_obj(md, "generic_metadata"), "progress_message", NULL);
+	return m && *m ? m : NULL;
 }
 
 static void mdc_lro_show(double elapsed, const json_object *op, bool end)

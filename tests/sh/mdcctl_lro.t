@@ -76,7 +76,8 @@ if command -v script >/dev/null 2>&1; then
 	hold true
 	script -qec "$top_builddir/mdcctl --timeout 2 labels set env=e" /dev/null >"$TEST_DIR/tty" 2>&1
 	hold false
-	like "$(tr '\r' '\n' <"$TEST_DIR/tty")" "\[ +[0-9]+s\] " "a progress line with elapsed time on a terminal"
+	like "$(tr '\r' '\n' <"$TEST_DIR/tty")" "\[ +[0-9]+s\] updating model development cluster" \
+		"a progress line with elapsed time and progressMessage on a terminal"
 else
 	skip "a progress line on a terminal" "no script(1)"
 fi
