@@ -153,6 +153,12 @@ struct mdc_lro_opts {
 	double timeout_s;		/* 0 = default (3600) */
 	bool progress;
 	volatile sig_atomic_t *interrupted;
+	/* With PROGRESS: called after each poll (END = false) and once more
+	 * when the wait ends (END = true; MSG NULL after an error) instead of
+	 * the library's own stderr line, so a front end does the printing.
+	 * MSG is the progressMessage or NULL; borrowed for the call. */
+	void (*progress_fn)(double elapsed_s, const char *msg, bool end, void *arg);
+	void *progress_arg;
 };
 int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro_opts *o,
 		 json_object **done, struct mdc_ctx *ctx);

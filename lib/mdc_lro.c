@@ -45,12 +45,19 @@ static const char *mdc_lro_progress_msg(const json_object *op)
 	return m && *m ? m : NULL;
 }
 
-static void mdc_lro_show(double elapsed, const json_object *op, bool end)
+/* The default progress line, for callers that set no progress_fn:
+ * \r and erase-line keep it one line that updates in place. */
+static void mdc_lro_show(const struct mdc_lro_opts *o, double elapsed, const json_object *op,
+			 bool end)
 {
-	const char *m = mdc_lro_progress_msg(op);
+	const char *m = op ? mdc_lro_progress_msg(op) : NULL;
 
-	/* \r and erase-line: one line that updates in place */
-	fprintf(stderr, "\r\033[K[%3.0fs] %s", elapsed, m ? m : "waiting for the operation");
+	if (o->progress_fn) {
+		o->progress_fn(elapsed, m, end, o->progress_arg);
+		return;
+	}
+	if (op)
+		fprintf(stderr, "\r\033[K[%3.0fs] %s", elapsed, m ? m : "waiting for the operation");
 	if (end)
 		fputc('\n', stderr);
 	fflush(stderr);
@@ -104,7 +111,7 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 		if (mdc_json_get_bool(op, "done", false))
 			break;
 		if (progress) {
-			mdc_lro_show(mdc_now() - start, op, false);
+			mdc_lro_show(o, mdc_now() - start, op, false);
 			shown = true;
 		}
 		delay = mdc_lro_delay(n);
@@ -122,8 +129,8 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 			goto out;
 		}
 	}
-	if (progress)
-		mdc_lro_show(mdc_now() - start, op, true);
+	if (shown)
+		mdc_lro_show(o, mdc_now() - start, op, true);
 	if ((err = mdc_json_get_obj(op, "error")) && mdc_json_get_int(err, "code", 0) != 0) {
 		rc = mdc_lro_failed(op_name, err, ctx);
 		*done = op;	/* the caller may still want to show it */
@@ -134,7 +141,7 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 	op = NULL;
 out:
 	if (shown && rc && rc != MDC_ERR_OPFAILED)
-		fputc('\n', stderr);	/* end the progress line before the error */
+		mdc_lro_show(o, mdc_now() - start, NULL, true);	/* end the line before the error */
 	json_object_put(op);
 	return rc;
 }

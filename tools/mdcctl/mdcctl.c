@@ -146,6 +146,17 @@ int mdcctl_connect(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
 	return mdc_client_new(s, c, ctx);
 }
 
+/* The LRO progress line on a terminal: one line updated in place. */
+static void mdcctl_progress(double elapsed, const char *msg, bool end, void *arg)
+{
+	(void) arg;
+	if (msg || !end)
+		fprintf(stderr, "\r\033[K[%3.0fs] %s", elapsed, msg ? msg : "waiting for the operation");
+	if (end)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
 int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_ctx *ctx)
 {
 	int mode = MDC_MODE_USER_ONLY;
@@ -165,6 +176,7 @@ int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_c
 	o->lro.timeout_s = g->timeout;
 	o->lro.progress = isatty(STDERR_FILENO) == 1;
 	o->lro.interrupted = &mdcctl_interrupted;
+	o->lro.progress_fn = mdcctl_progress;
 	return 0;
 }
 
