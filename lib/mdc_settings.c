@@ -3,6 +3,7 @@
  * the default endpoint.  (owner: client) */
 #define _GNU_SOURCE	/* asprintf */
 #include "config.h"
+#include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -29,6 +30,18 @@ static const struct {
 	{ "SlurmConf", "SLURM_CONF", offsetof(struct mdc_settings, slurm_conf) },
 };
 #define MDC_NKEYS (sizeof(mdc_settings_keys) / sizeof(mdc_settings_keys[0]))
+
+/* Keys of the same file that other programs read (the plugins): valid here,
+ * not ours.  Anything else is a typo worth an error. */
+static const char *const mdc_settings_foreign[] = { "JobSubmitMode", NULL };
+
+static bool mdc_settings_is_foreign(const char *key)
+{
+	for (size_t i = 0; mdc_settings_foreign[i]; i++)
+		if (mdc_key_eq(key, mdc_settings_foreign[i]))
+			return true;
+	return false;
+}
 
 static char **mdc_settings_field(struct mdc_settings *s, size_t i)
 {
@@ -76,6 +89,8 @@ int mdc_settings_parse(struct mdc_settings *s, const char *text, const char *whe
 		for (i = 0; i < MDC_NKEYS; i++)
 			if (mdc_key_eq(key, mdc_settings_keys[i].key))
 				break;
+		if (i == MDC_NKEYS && mdc_settings_is_foreign(key))
+			continue;
 		if (i == MDC_NKEYS) {
 			rc = mdc_fail(ctx, MDC_ERR_INVAL,
 				      "%s:%u: unknown key '%s' (use Endpoint, Cluster, Project, "

@@ -46,6 +46,9 @@ static void test_settings_parse(void **state)
 			 MDC_ERR_INVAL);
 	assert_true(mdc_startswith(ctx.msg, "mdc.conf:2: unknown key 'Colour'"));
 	mdc_ctx_clear(&ctx);
+	/* the plugins' key shares the file: accepted, changes nothing here */
+	assert_int_equal(mdc_settings_parse(&s, "job_submit_mode = warn\nRegion = r2\n", "mdc.conf", &ctx), 0);
+	assert_string_equal(s.region, "r2");
 	assert_int_equal(mdc_settings_parse(&s, "just words\n", "f", &ctx), MDC_ERR_INVAL);
 	assert_string_equal(ctx.msg, "f:1: expected 'Key = value'");
 	mdc_settings_free(&s);
