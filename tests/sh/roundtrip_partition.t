@@ -31,6 +31,7 @@ last_patch() { grep '"method":"PATCH"' "$log" | tail -1; }
 
 # --- the two ways of changing a partition (mdc-scontrol first: any
 # regeneration, its own included, drops runtime changes)
+syncs=$(lab_syncs)
 ok "mdc-scontrol update PartitionName=debug MaxTime=45" "$MS" update PartitionName=debug MaxTime=45
 is "$(pval debug MaxTime)" 00:45:00 "the admin sees the new MaxTime at once"
 req=$(last_patch)
@@ -39,6 +40,9 @@ is "$(jq -r '.query.updateMask + " " + .query.updateMode' <<<"$req")" \
 ok "mdc-scontrol create PartitionName=long Nodes=$host MaxTime=120 PriorityTier=3" \
 	"$MS" create PartitionName=long Nodes="$host" MaxTime=120 PriorityTier=3
 is "$(pval long MaxTime) $(pval long PriorityTier)" "02:00:00 3" "the created partition is live at once"
+# the emulator reloads slurmctld after each of the two writes, on its own
+# schedule: let both land before the runtime-only changes
+lab_wait_sync $((syncs + 1)) 60 || diag "the lab did not report two reloads in 60 s"
 ok "scontrol update PartitionName=debug PriorityTier=9 (runtime only)" \
 	scontrol update PartitionName=debug PriorityTier=9
 is "$(pval debug PriorityTier)" 9 "the runtime change is live too"

@@ -284,23 +284,46 @@ static bool live_has_partition(const char *name)
 	return has;
 }
 
+/* Make LIVE an update of an existing partition (a create that a reload
+ * already carried out). */
+static int live_as_update(struct mdc_strv *live, struct mdc_ctx *ctx)
+{
+	char *verb = strdup("update");
+
+	if (!verb)
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	free(live->v[0]);
+	live->v[0] = verb;
+	return 0;
+}
+
 /* Apply LIVE (the real scontrol words) to the running slurmctld.  The
- * emulator (or the service) may already have regenerated and reloaded:
- * a create whose partition exists becomes an update, a delete whose
- * partition is gone is done. */
+ * emulator (or the service) regenerates and reloads on its own schedule,
+ * possibly while we run: a create whose partition exists becomes an
+ * update, a delete whose partition is gone is done — judged before the
+ * command and, when it fails, once more after it (a reload can land in
+ * between). */
 static int apply_live(const struct scx_cmd *cmd, struct mdc_strv *live, struct mdc_ctx *ctx)
 {
+	struct mdc_ctx first = { 0 };
+	int rc;
+
 	if (cmd->verb == SCX_DELETE_PART && !live_has_partition(cmd->name))
 		return 0;
-	if (cmd->verb == SCX_CREATE_PART && live_has_partition(cmd->name)) {
-		char *verb = strdup("update");
-
-		if (!verb)
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-		free(live->v[0]);
-		live->v[0] = verb;
+	if (cmd->verb == SCX_CREATE_PART && live_has_partition(cmd->name) &&
+	    (rc = live_as_update(live, ctx)))
+		return rc;
+	if (!mdc_live_update(live->v, &first))
+		return 0;
+	if (cmd->verb == SCX_DELETE_PART && !live_has_partition(cmd->name))
+		return 0;
+	if (cmd->verb == SCX_CREATE_PART && strcmp(live->v[0], "update") &&
+	    live_has_partition(cmd->name)) {
+		if ((rc = live_as_update(live, ctx)))
+			return rc;
+		return mdc_live_update(live->v, ctx);
 	}
-	return mdc_live_update(live->v, ctx);
+	return mdc_fail(ctx, first.err, "%s", first.msg);
 }
 
 static int run_persist(const struct scx_cmd *cmd, bool quiet, struct mdc_ctx *ctx)
