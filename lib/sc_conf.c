@@ -530,10 +530,15 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 	size_t off = first->next, i;
 	int rc = 0, di;
 
-	recs = realloc(c->recs, (c->nrecs + 1) * sizeof(*recs));
-	if (!recs)
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-	c->recs = recs;
+	if (c->nrecs == c->recs_cap) {	/* geometric: 10^5 records stay linear */
+		size_t ncap = c->recs_cap ? c->recs_cap * 2 : 16;
+
+		recs = realloc(c->recs, ncap * sizeof(*recs));
+		if (!recs)
+			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		c->recs = recs;
+		c->recs_cap = ncap;
+	}
 	rec = &c->recs[c->nrecs];
 	memset(rec, 0, sizeof(*rec));
 	rec->type = type;

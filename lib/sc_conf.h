@@ -86,7 +86,7 @@ struct sc_conf {
 	struct sc_kv *globals;	/* one per key (the last value wins), SlurmctldHost repeats */
 	size_t nglobals;
 	struct sc_record *recs;	/* in file order, DEFAULT records included */
-	size_t nrecs;
+	size_t nrecs, recs_cap;
 	struct sc_diag *diags;	/* warnings, then at most one error */
 	size_t ndiags;
 	struct mdc_strv files;	/* every file read, the main one first */
