@@ -864,8 +864,15 @@ static int parse_lline(struct parser *ps, struct lline *l)
 	if (!next_pair(ps, l, 0, &pr)) {
 		size_t off = skip_space(l, 0);
 
+		const char *eq = strchr(l->s + off, '=');
+
 		if (off >= l->len)
 			return 0;
+		if (eq && rest_is_space(l, (size_t) (eq - l->s) + 1))
+			return soft(ps, l->file, LN(l, off), CL(l, off),
+				    "no value after \"%.*s\" (write %.*s\"\" for an empty value)",
+				    (int) (eq - l->s - off + 1), l->s + off,
+				    (int) (eq - l->s - off + 1), l->s + off);
 		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "expected Key=Value, found \"%.40s\"", l->s + off);
 	}
