@@ -328,10 +328,33 @@ out:
 	return rc;
 }
 
+/* Does the spec's cluster scope (config or a legacy map) set KEY?  Then
+ * the rendered value replaces the base's line: one key, one line, so
+ * slurmctld never reads two values for it. */
+static bool spec_sets_key(const json_object *ss, const char *key)
+{
+	static const char *const maps[] = { "config", "scheduling", "accounting" };
+
+	for (size_t m = 0; ss && m < sizeof(maps) / sizeof(maps[0]); m++) {
+		json_object *map = mdc_json_get_obj(ss, maps[m]);
+
+		if (!map)
+			continue;
+		json_object_object_foreach(map, k, v) {
+			(void) v;
+			if (mdc_key_eq(k, key))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Copy BASE to OUT, appending each pool's node_sets config to its NodeName
- * lines, and note which pools the base defines with a NodeSet line. */
+ * lines and leaving out the global lines the spec sets (SS), and note which
+ * pools the base defines with a NodeSet line. */
 static int put_base(struct mdc_buf *out, const char *base, const char *base_name,
-		    struct pool *pools, size_t npools, struct mdc_ctx *ctx)
+		    const json_object *ss, struct pool *pools, size_t npools,
+		    struct mdc_ctx *ctx)
 {
 	const char *line = base, *eol;
 	char key[64], val[4096];
@@ -379,6 +402,8 @@ static int put_base(struct mdc_buf *out, const char *base, const char *base_name
 		if (len && line[len - 1] == '\r')
 			len--;
 		first_key(line, key, sizeof(key));
+		if (*key && spec_sets_key(ss, key))
+			continue;
 		if (!strcasecmp(key, "NodeName") && line_kv(line, "NodeName", val, sizeof(val))) {
 			for (i = 0; i < npools; i++)
 				if (pools[i].in_base && pools[i].config &&
@@ -435,7 +460,7 @@ int sc_render(const json_object *spec, const char *base, const char *base_name,
 	if (rc)
 		goto out;
 	if (base) {
-		rc = put_base(out, base, base_name, pools, npools, ctx);
+		rc = put_base(out, base, base_name, ss, pools, npools, ctx);
 		if (rc)
 			goto out;
 	}

@@ -40,4 +40,16 @@ for ((s = 1; s <= SEEDS; s++)); do
 	fi
 done
 
+# a key both the base and the spec's config set: the spec's value replaces
+# the base's line (slurmctld would warn "specified more than once")
+cat > "$TEST_DIR/over.json" <<'JSON'
+{"node_pools":[{"id":"cpu","machine_spec":{"machine_type":"n2"},"scaling_spec":{"min_node_count":1,"max_node_count":2}}],
+ "orchestrator_spec":{"slurm_spec":{"partitions":[{"id":"cpu","node_pool_ids":["cpu"]}],"default_partition_id":"cpu",
+ "config":{"scheduler_type":"sched/builtin"}}}}
+JSON
+printf 'ClusterName=x\nSlurmctldHost=h(127.0.0.1)\nSchedulerType=sched/backfill\n' > "$TEST_DIR/over.base"
+out=$("$TOOL" render "$TEST_DIR/over.json" "$TEST_DIR/over.base" 2>&1)
+is "$(printf '%s\n' "$out" | grep -ci '^SchedulerType=')" 1 "a key set by both the base and config is written once"
+like "$out" "^SchedulerType=sched/builtin$" "with the spec's value"
+
 done_testing
