@@ -415,36 +415,60 @@ out:
 	return rc;
 }
 
-static int pr_list(struct mdcctl *g, int argc, char **argv)
+/* The list commands' shared part: options, then every page of API/PARENT/
+ * COLLECTION into *ALL (the KEY array of each page).  Returns -1 when *ALL
+ * is ready to print, else the exit status (usage, help, error). */
+static int pr_fetch_list(struct mdcctl *g, int argc, char **argv, const char *usage,
+			 const char *api, const char *collection, const char *key,
+			 json_object **all)
 {
 	static const struct option opts[] = { PR_COMMON_OPTS, { NULL, 0, NULL, 0 } };
 	struct mdc_settings s = { 0 };
 	struct mdc_client *c = NULL;
 	struct mdc_ctx ctx;
-	json_object *all = NULL;
 	char *parent = NULL, *path = NULL;
-	int opt, rc = 0;
+	int opt, rc = -1;
 
+	*all = NULL;
 	mdc_ctx_clear(&ctx);
 	optind = 0;
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (!pr_common(g, opt, &rc)) {
-			if (rc)
+			if (rc > 0)
 				goto out;
+			rc = -1;
 			continue;
 		}
 		rc = opt == 'h' ? 0 : 2;
-		fprintf(rc ? stderr : stdout, "usage: mdcctl persistent-resources list "
-			"[--project=P] [--region=L] [--page-size=N] [--format=text|json]\n");
+		fprintf(rc ? stderr : stdout, "usage: %s\n", usage);
 		goto out;
 	}
 	if (pr_connect(g, &s, &c, &parent, &ctx) ||
-	    !(path = malloc(strlen(parent) + 64)) ||
-	    (sprintf(path, PR_API "/%s/persistentResources", parent),
-	     pr_list_all(c, path, "persistent_resources", &all, &ctx))) {
+	    !(path = malloc(strlen(parent) + strlen(api) + strlen(collection) + 3)) ||
+	    (sprintf(path, "%s/%s/%s", api, parent, collection),
+	     pr_list_all(c, path, key, all, &ctx))) {
 		rc = mdcctl_fail(g, &ctx);
-		goto out;
+		json_object_put(*all);
+		*all = NULL;
 	}
+out:
+	free(path);
+	free(parent);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
+}
+
+static int pr_list(struct mdcctl *g, int argc, char **argv)
+{
+	json_object *all;
+	int rc = pr_fetch_list(g, argc, argv, "mdcctl persistent-resources list "
+			       "[--project=P] [--region=L] [--page-size=N] [--format=text|json]",
+			       PR_API, "persistentResources", "persistent_resources", &all);
+
+	if (rc >= 0)
+		return rc;
+	rc = 0;
 	if (g->format == MDCCTL_JSON) {
 		pr_print_json(all);
 		goto out;
@@ -466,10 +490,6 @@ static int pr_list(struct mdcctl *g, int argc, char **argv)
 	}
 out:
 	json_object_put(all);
-	free(path);
-	free(parent);
-	mdc_client_free(c);
-	mdc_settings_free(&s);
 	return rc;
 }
 
@@ -926,34 +946,14 @@ static int pj_cancel(struct mdcctl *g, int argc, char **argv)
 
 static int pj_list(struct mdcctl *g, int argc, char **argv)
 {
-	static const struct option opts[] = { PR_COMMON_OPTS, { NULL, 0, NULL, 0 } };
-	struct mdc_settings s = { 0 };
-	struct mdc_client *c = NULL;
-	struct mdc_ctx ctx;
-	json_object *all = NULL;
-	char *parent = NULL, *path = NULL;
-	int opt, rc = 0;
+	json_object *all;
+	int rc = pr_fetch_list(g, argc, argv, "mdcctl pipelines list [--project=P] "
+			       "[--region=L] [--page-size=N] [--format=text|json]",
+			       PJ_API, "pipelineJobs", "pipeline_jobs", &all);
 
-	mdc_ctx_clear(&ctx);
-	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (!pr_common(g, opt, &rc)) {
-			if (rc)
-				goto out;
-			continue;
-		}
-		rc = opt == 'h' ? 0 : 2;
-		fprintf(rc ? stderr : stdout, "usage: mdcctl pipelines list [--project=P] "
-			"[--region=L] [--page-size=N] [--format=text|json]\n");
-		goto out;
-	}
-	if (pr_connect(g, &s, &c, &parent, &ctx) ||
-	    !(path = malloc(strlen(parent) + 64)) ||
-	    (sprintf(path, PJ_API "/%s/pipelineJobs", parent),
-	     pr_list_all(c, path, "pipeline_jobs", &all, &ctx))) {
-		rc = mdcctl_fail(g, &ctx);
-		goto out;
-	}
+	if (rc >= 0)
+		return rc;
+	rc = 0;
 	if (g->format == MDCCTL_JSON) {
 		/* the specs are large and the list is for finding runs */
 		for (size_t i = 0; i < json_object_array_length(all); i++)
@@ -977,10 +977,6 @@ static int pj_list(struct mdcctl *g, int argc, char **argv)
 	}
 out:
 	json_object_put(all);
-	free(path);
-	free(parent);
-	mdc_client_free(c);
-	mdc_settings_free(&s);
 	return rc;
 }
 
