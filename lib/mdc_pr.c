@@ -1902,8 +1902,8 @@ static char *pf_word(struct pf_parser *ps, bool value)
 {
 	const char *b = ps->p;
 
-	while (isalnum((unsigned char) *ps->p) || strchr("_.-*", *ps->p) ||
-	       (value && *ps->p && strchr(":+", *ps->p)))
+	while (*ps->p && (isalnum((unsigned char) *ps->p) || strchr("_.-*", *ps->p) ||
+			  (value && strchr(":+", *ps->p))))
 		ps->p++;
 	return ps->p > b ? strndup(b, (size_t) (ps->p - b)) : NULL;
 }
