@@ -21,7 +21,8 @@
  * cancel_ms, then CANCELLED.  Free replicas = the pools' replica counts
  * (max_replica_count when autoscaled) - busy_replicas - tasks running on
  * them; none while the resource is not RUNNING or UPDATING.  Tests set the
- * timings and the capacity through /emulator/v1 (emu_pr_control).
+ * timings (which apply to runs in flight too) and the capacity through
+ * /emulator/v1 (emu_pr_control).
  *
  * Project numbers: the service takes projects/NUMBER/... as well as the
  * id.  The emulator numbers project ID as 100000000000 + FNV-1a-64(ID) mod
@@ -746,7 +747,7 @@ static void pj_task_start(struct pj_sim *sim, json_object *job, json_object *tas
 			  json_object *note)
 {
 	pj_stamp_at(task, "start_time", t);
-	pj_set_num(task, "_until", t + sim->tm.task);
+	pj_set_num(task, "_start", t);
 	if (note)
 		json_object_object_add(task, "_od", json_object_new_boolean(1));
 	pj_task_status(task, "RUNNING", t, note);
@@ -820,22 +821,24 @@ static void pj_assign(struct pj_sim *sim, double t)
 
 #define PJ_NEVER 1e300
 
-/* When JOB next changes by itself (PJ_NEVER: not before a request). */
-static double pj_due(const json_object *job)
+/* When JOB next changes by itself (PJ_NEVER: not before a request).  The
+ * durations are today's timings, so a test may shorten them for runs in
+ * flight. */
+static double pj_due(const struct pj_timing *tm, const json_object *job)
 {
 	const char *state = mdc_json_get_str(job, "state", "");
 	json_object *task, *d = pj_detail(job), *w;
 
 	if (!strcmp(state, "PIPELINE_STATE_PENDING"))
-		return pj_num(job, "_t_run", 0);
+		return pj_num(job, "_t_create", 0) + tm->pending;
 	if (!strcmp(state, "PIPELINE_STATE_CANCELLING"))
-		return pj_num(job, "_t_cancel", 0);
+		return pj_num(job, "_t_cancel", 0) + tm->cancel;
 	if (strcmp(state, "PIPELINE_STATE_RUNNING"))
 		return PJ_NEVER;
 	if (!(task = pj_current((json_object *) job)))
-		return pj_num(job, "_t_run", 0);
+		return PJ_NEVER;
 	if (!strcmp(mdc_json_get_str(task, "state", ""), "RUNNING"))
-		return pj_num(task, "_until", 0);
+		return pj_num(task, "_start", 0) + tm->task;
 	if (!strcmp(mdc_json_get_str(task, "state", ""), "PENDING") && d &&
 	    (w = mdc_json_get(d, "task_resource_unavailable_wait_time_ms")))
 		return pj_num(task, "_ready", 0) +
@@ -941,7 +944,7 @@ static void pj_tick(struct emu *e)
 		size_t k = 0;
 
 		for (size_t j = 0; j < sim.n; j++) {
-			double d = pj_due(sim.jobs[j]);
+			double d = pj_due(&sim.tm, sim.jobs[j]);
 
 			if (d < t) {
 				t = d;
@@ -1045,7 +1048,6 @@ static int pj_create(struct emu *e, struct emu_request *r, const struct pr_path 
 {
 	const char *id = mdc_json_get_str(r->query, "pipeline_job_id", NULL);
 	json_object *job, *spec, *detail, *body = NULL;
-	struct pj_timing tm;
 	struct mdc_ctx ctx;
 	char name[1024], gen[64];
 	double now = pr_clock();
@@ -1103,8 +1105,7 @@ static int pj_create(struct emu *e, struct emu_request *r, const struct pr_path 
 	pr_set_str(job, "state", "PIPELINE_STATE_PENDING");
 	pj_stamp_at(job, "create_time", now);
 	pj_stamp_at(job, "update_time", now);
-	pj_timing(e, &tm);
-	pj_set_num(job, "_t_run", now + tm.pending);
+	pj_set_num(job, "_t_create", now);
 	json_object_object_add(job, "_tasks", pj_task_order(spec, mdc_json_get_str(
 		job, "display_name", "pipeline")));
 	emu_store_put(e, PJ_KIND, name, mdc_json_copy(job));
@@ -1118,16 +1119,14 @@ out:
 static int pj_cancel_one(struct emu *e, const char *name)
 {
 	json_object *job = emu_store_get(e, PJ_KIND, name);
-	struct pj_timing tm;
 
 	if (!job || mdc_pr_job_terminal(mdc_json_get_str(job, "state", "")) ||
 	    !strcmp(mdc_json_get_str(job, "state", ""), "PIPELINE_STATE_CANCELLING"))
 		return 0;
-	pj_timing(e, &tm);
 	job = mdc_json_copy(job);
 	pr_set_str(job, "state", "PIPELINE_STATE_CANCELLING");
 	pr_stamp(job, "update_time");
-	pj_set_num(job, "_t_cancel", pr_clock() + tm.cancel);
+	pj_set_num(job, "_t_cancel", pr_clock());
 	emu_store_put(e, PJ_KIND, name, job);
 	pj_activate(e, name);
 	return 1;
