@@ -52,6 +52,7 @@
 #define ACTIVE_KIND "emuPipelineActive"	/* job name -> {} while not terminal */
 #define TIMING_KIND "emuPipelineTiming"	/* "timing" -> {pending_ms, task_ms, cancel_ms} */
 #define BATCH_KIND "emuPipelineBatch"	/* operation name -> {verb, names} */
+#define OPLOC_KIND "emuOperationByLocation"	/* P/L/operations/N -> {name} */
 #define PJ_BATCH_MAX 32
 
 /* OUTPUT_ONLY fields of the protos: a client's values are dropped */
@@ -669,11 +670,12 @@ static json_object *pj_tasks(json_object *job)
 	return td;
 }
 
-/* The task being worked on: the last one created, unless it is done. */
-static json_object *pj_current(json_object *job)
+/* The task being worked on: the last one created (read only: JOB may be
+ * a stored job). */
+static json_object *pj_current(const json_object *job)
 {
-	json_object *td = pj_tasks(job);
-	size_t n = json_object_array_length(td);
+	json_object *td = mdc_json_get_arr(mdc_json_get_obj(job, "job_detail"), "task_details");
+	size_t n = td ? json_object_array_length(td) : 0;
 
 	return n ? json_object_array_get_idx(td, n - 1) : NULL;
 }
@@ -835,7 +837,7 @@ static double pj_due(const struct pj_timing *tm, const json_object *job)
 		return pj_num(job, "_t_cancel", 0) + tm->cancel;
 	if (strcmp(state, "PIPELINE_STATE_RUNNING"))
 		return PJ_NEVER;
-	if (!(task = pj_current((json_object *) job)))
+	if (!(task = pj_current(job)))
 		return PJ_NEVER;
 	if (!strcmp(mdc_json_get_str(task, "state", ""), "RUNNING"))
 		return pj_num(task, "_start", 0) + tm->task;
@@ -1419,6 +1421,15 @@ json_object *emu_pr_op_find(struct emu *e, const char *name)
 		if (!loc)
 			return NULL;
 	}
+	/* found before: one lookup (a trimmed operation drops its alias) */
+	{
+		const char *alias = mdc_json_get_str(emu_store_get(e, OPLOC_KIND, canon), "name", NULL);
+
+		if (alias && (found = emu_op_get(e, alias)))
+			return found;
+		if (alias)
+			emu_store_del(e, OPLOC_KIND, canon);
+	}
 	id = ops + 12;
 	snprintf(prefix, sizeof(prefix), "%.*s/", (int) (ops - canon), canon);
 	snprintf(suffix, sizeof(suffix), "/operations/%s", id);
@@ -1427,7 +1438,11 @@ json_object *emu_pr_op_find(struct emu *e, const char *name)
 		const char *n = mdc_json_get_str(json_object_array_get_idx(all, i), "name", "");
 
 		if (strlen(n) > strlen(suffix) && !strcmp(n + strlen(n) - strlen(suffix), suffix)) {
+			json_object *rec = json_object_new_object();
+
 			found = emu_op_get(e, n);
+			pr_set_str(rec, "name", n);
+			emu_store_put(e, OPLOC_KIND, canon, rec);
 			break;
 		}
 	}
