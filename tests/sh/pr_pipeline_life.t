@@ -19,7 +19,7 @@ G=(--project proj --region us-central1)
 LOC=projects/proj/locations/us-central1
 JOBS=$EMU_URL/v1beta1/$LOC/pipelineJobs
 
-plan 57
+plan 58
 
 m() { mdcctl --endpoint "$EMU_URL" "$@"; }
 post() {	# post URL JSON: the answer body
@@ -229,10 +229,23 @@ out=$(m pipelines list "${G[@]}" --sort-by 'displayName' 2>&1)
 like "$out" "--sort-by 'displayName': use createTime, updateTime, startTime or endTime" "an unsupported --sort-by is refused"
 
 # --- progress on a terminal -------------------------------------------------------
+# p1 waits for a replica until it is cancelled, so the wait is seen in progress
 if command -v script >/dev/null; then
-	run p1 one-pr 1h fail --labels=kind=progress
-	out=$(script -qec "mdcctl --endpoint '$EMU_URL' pipelines wait p1 --project proj --region us-central1" /dev/null 2>&1)
-	like "$out" "waiting for pipeline job \[p1\] [0-9]+s: (PENDING|RUNNING)" "on a terminal pipelines wait shows progress"
+	run p1 busy-pr 1h fail --labels=kind=progress
+	script -qec "mdcctl --endpoint '$EMU_URL' pipelines wait p1 --project proj --region us-central1" \
+		/dev/null >"$TEST_DIR/tty.out" 2>&1 &
+	spid=$!
+	at_exit "kill $spid 2>/dev/null"
+	seen() { grep -q 'waiting for pipeline job \[p1\] [0-9]*s: RUNNING, task 1 prepare PENDING' "$TEST_DIR/tty.out"; }
+	wait_until 60 seen
+	like "$(cat "$TEST_DIR/tty.out")" "waiting for pipeline job \[p1\] [0-9]+s: RUNNING, task 1 prepare PENDING" \
+		"on a terminal pipelines wait shows the run's state and current task"
+	m pipelines cancel p1 "${G[@]}" >/dev/null 2>&1
+	gone() { ! kill -0 "$spid" 2>/dev/null; }
+	wait_until 60 gone
+	like "$(cat "$TEST_DIR/tty.out")" "error: pipeline job '$LOC/pipelineJobs/p1' CANCELLED" \
+		"and ends when the run is cancelled"
 else
-	skip "on a terminal pipelines wait shows progress" "script(1) is not installed"
+	skip "on a terminal pipelines wait shows the run's state and current task" "script(1) is not installed"
+	skip "and ends when the run is cancelled" "script(1) is not installed"
 fi

@@ -607,8 +607,11 @@ static void test_update_apply(void **state)
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		json_object *raw = parse(refused[i].patch);
+
 		mdc_ctx_clear(&ctx);
-		patch = mdc_json_normalize(parse(refused[i].patch), MDC_CASE_SNAKE);
+		patch = mdc_json_normalize(raw, MDC_CASE_SNAKE);
+		json_object_put(raw);
 		if (!mdc_pr_update_apply(cur, patch, refused[i].mask, &out, &ctx) ||
 		    !strstr(ctx.msg, refused[i].err))
 			fail_msg("mask '%s' %s: got '%s', want '%s'", refused[i].mask ? refused[i].mask : "(none)",
