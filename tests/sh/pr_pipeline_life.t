@@ -19,7 +19,7 @@ G=(--project proj --region us-central1)
 LOC=projects/proj/locations/us-central1
 JOBS=$EMU_URL/v1beta1/$LOC/pipelineJobs
 
-plan 58
+plan 60
 
 m() { mdcctl --endpoint "$EMU_URL" "$@"; }
 post() {	# post URL JSON: the answer body
@@ -249,3 +249,17 @@ else
 	skip "on a terminal pipelines wait shows the run's state and current task" "script(1) is not installed"
 	skip "and ends when the run is cancelled" "script(1) is not installed"
 fi
+
+# --- a restart keeps the runs going (they are state, not timers) -------------------
+timing '"taskMs": 600000'
+run r1 one-pr 1h fail --labels=kind=restart
+running_task() { [ "$(job r1 | jq -r '.jobDetail.taskDetails[0].state // ""')" = RUNNING ]; }
+wait_until 30 running_task
+emu_stop
+EMU_DIR_NEXT=$EMU_DIR emu_start || fail "the emulator restarts on its state"
+JOBS=$EMU_URL/v1beta1/$LOC/pipelineJobs
+is "$(job r1 | jq -r '.state + " " + .jobDetail.taskDetails[0].state')" "PIPELINE_STATE_RUNNING RUNNING" \
+	"after a restart the run is where it was"
+timing '"taskMs": 100'
+m pipelines wait r1 "${G[@]}" >/dev/null 2>&1
+is "$? $(jstate r1)" "0 PIPELINE_STATE_SUCCEEDED" "and goes on to SUCCEEDED"
