@@ -19,7 +19,7 @@ G=(--project proj --region us-central1)
 LOC=projects/proj/locations/us-central1
 JOBS=$EMU_URL/v1beta1/$LOC/pipelineJobs
 
-plan 60
+plan 62
 
 m() { mdcctl --endpoint "$EMU_URL" "$@"; }
 post() {	# post URL JSON: the answer body
@@ -54,6 +54,8 @@ capacity busy-pr '"busyReplicas": 1'
 capacity gone-pr '"available": false'
 is "$(curl -sS "$EMU_URL/emulator/v1/persistentResources:capacity?name=$LOC/persistentResources/busy-pr" | jq -c '[.busyReplicas, .freeReplicas]')" \
 	'[1,0]' "busyReplicas holds the resource's only replica"
+is "$(curl -sS "$EMU_URL/v1/$LOC/persistentResources" | jq -c '[.persistentResources[] | .resourcePools[0].usedReplicaCount]')" \
+	'["1","0","0"]' "usedReplicaCount shows it (busy-pr, gone-pr, one-pr)"
 
 # --- a run that succeeds ---------------------------------------------------------
 run a1 one-pr 1h fail --labels=kind=ok --display-name=nightly-a1
@@ -116,6 +118,8 @@ is "$(job w1 | jq -r '.state + " " + .jobDetail.taskDetails[0].state')" "PIPELIN
 timing '"taskMs": 600000'	# long enough to be seen RUNNING (timings apply in flight)
 capacity one-pr '"busyReplicas": 0'
 is "$(job w1 | jq -r '.jobDetail.taskDetails[0].state')" RUNNING "freeing the replica starts the waiting task at once"
+is "$(curl -sS "$EMU_URL/v1/$LOC/persistentResources/one-pr" | jq -r '.resourcePools[0].usedReplicaCount')" 1 \
+	"the pool's usedReplicaCount counts the running task"
 timing '"taskMs": 300'
 wait_until 20 is_state w1 PIPELINE_STATE_SUCCEEDED
 is "$(jstate w1)" PIPELINE_STATE_SUCCEEDED "and the run succeeds"

@@ -20,7 +20,8 @@
  * in its pipeline_task_status); then SUCCEEDED.  Cancel: CANCELLING for
  * cancel_ms, then CANCELLED.  Free replicas = the pools' replica counts
  * (max_replica_count when autoscaled) - busy_replicas - tasks running on
- * them; none while the resource is not RUNNING or UPDATING.  Tests set the
+ * them (GETs show them in used_replica_count, filling the pools in order);
+ * none while the resource is not RUNNING or UPDATING.  Tests set the
  * timings (which apply to runs in flight too) and the capacity through
  * /emulator/v1 (emu_pr_control).
  *
@@ -395,6 +396,8 @@ static int pr_create(struct emu *e, struct emu_request *r, const struct pr_path 
 	return emu_reply(out, 200, op);
 }
 
+static json_object *pr_usage(struct emu *e, json_object *res);
+
 /* A failed update leaves the resource as it was before, RUNNING. */
 static void pr_update_done(struct emu *e, json_object *op, bool failed, void *arg)
 {
@@ -485,8 +488,11 @@ static int pr_route_resource(struct emu *e, struct emu_request *r, const struct 
 			char prefix[600];
 
 			snprintf(prefix, sizeof(prefix), "%s" PR_COLL "/", p->parent);
-			return pr_reply_page(out, r, emu_store_list(e, PR_KIND, prefix),
-					     "persistent_resources");
+			json_object *all = emu_store_list(e, PR_KIND, prefix);
+
+			for (size_t i = 0; all && i < json_object_array_length(all); i++)
+				pr_usage(e, json_object_array_get_idx(all, i));
+			return pr_reply_page(out, r, all, "persistent_resources");
 		}
 		return emu_reply_error(out, "UNIMPLEMENTED", "%s is not supported on '%s'",
 				       r->method, r->path);
@@ -496,7 +502,7 @@ static int pr_route_resource(struct emu *e, struct emu_request *r, const struct 
 				       p->name);
 	state = mdc_json_get_str(res, "state", "");
 	if (!strcmp(r->method, "GET") && !p->verb[0])
-		return emu_reply(out, 200, mdc_json_copy(res));
+		return emu_reply(out, 200, pr_usage(e, mdc_json_copy(res)));
 	if (!strcmp(r->method, "PATCH") && !p->verb[0])
 		return pr_update(e, r, p, res, out);
 	if (!strcmp(r->method, "DELETE") && !p->verb[0]) {
@@ -756,6 +762,33 @@ static void pj_task_start(struct pj_sim *sim, json_object *job, json_object *tas
 	pj_stamp_at(job, "update_time", t);
 }
 
+/* Pipeline tasks running on persistent resource NAME (not on-demand) */
+static int64_t pj_running_on(const struct pj_sim *sim, const char *name)
+{
+	int64_t n = 0;
+
+	for (size_t j = 0; j < sim->n; j++) {
+		json_object *task = pj_current(sim->jobs[j]);
+
+		if (task && !strcmp(mdc_json_get_str(task, "state", ""), "RUNNING") &&
+		    !mdc_json_get_bool(task, "_od", false) &&
+		    mdc_streq(mdc_json_get_str(pj_detail(sim->jobs[j]), "persistent_resource_name",
+					       NULL), name))
+			n++;
+	}
+	return n;
+}
+
+/* A pool's machines: replica_count, or max_replica_count when autoscaled */
+static int64_t pj_pool_size(const json_object *pool)
+{
+	json_object *as = mdc_json_get_obj(pool, "autoscaling_spec");
+	json_object *v = as && mdc_json_get(as, "max_replica_count") ?
+			 mdc_json_get(as, "max_replica_count") : mdc_json_get(pool, "replica_count");
+
+	return v ? strtoll(json_object_get_string(v), NULL, 10) : 0;
+}
+
 /* Replicas of persistent resource NAME free for pipeline tasks now. */
 static int64_t pj_free(struct pj_sim *sim, const char *name)
 {
@@ -769,25 +802,55 @@ static int64_t pj_free(struct pj_sim *sim, const char *name)
 	if (cap && !mdc_json_get_bool(cap, "available", true))
 		return 0;
 	pools = mdc_json_get_arr(res, "resource_pools");
+	for (size_t i = 0; pools && i < json_object_array_length(pools); i++)
+		total += pj_pool_size(json_object_array_get_idx(pools, i));
+	total -= mdc_json_get_int(cap, "busy_replicas", 0) + pj_running_on(sim, name);
+	return total > 0 ? total : 0;
+}
+
+/* The stored active runs, borrowed, for reading */
+static void pj_sim_borrow(struct emu *e, struct pj_sim *sim)
+{
+	json_object *active = emu_store_list(e, ACTIVE_KIND, NULL);
+	size_t n = active ? json_object_array_length(active) : 0;
+
+	memset(sim, 0, sizeof(*sim));
+	sim->e = e;
+	sim->jobs = calloc(n ? n : 1, sizeof(*sim->jobs));
+	for (size_t i = 0; sim->jobs && i < n; i++) {
+		json_object *job = emu_store_get(e, PJ_KIND, mdc_json_get_str(
+			json_object_array_get_idx(active, i), "name", ""));
+
+		if (job)
+			sim->jobs[sim->n++] = job;
+	}
+	json_object_put(active);
+}
+
+/* RES (a copy, returned) with each pool's used_replica_count: the
+ * busyReplicas of the test controls and the pipeline tasks running there,
+ * filling the pools in order. */
+static json_object *pr_usage(struct emu *e, json_object *res)
+{
+	json_object *pools = mdc_json_get_arr(res, "resource_pools");
+	const char *name = mdc_json_get_str(res, "name", "");
+	struct pj_sim sim;
+	int64_t used;
+
+	pj_sim_borrow(e, &sim);
+	used = mdc_json_get_int(emu_store_get(e, CAP_KIND, name), "busy_replicas", 0) +
+	       pj_running_on(&sim, name);
+	free(sim.jobs);
 	for (size_t i = 0; pools && i < json_object_array_length(pools); i++) {
 		json_object *pool = json_object_array_get_idx(pools, i);
-		json_object *as = mdc_json_get_obj(pool, "autoscaling_spec");
-		json_object *v = as && mdc_json_get(as, "max_replica_count") ?
-				 mdc_json_get(as, "max_replica_count") : mdc_json_get(pool, "replica_count");
+		int64_t size = pj_pool_size(pool), u = used < size ? used : size;
+		char buf[32];
 
-		total += v ? strtoll(json_object_get_string(v), NULL, 10) : 0;
+		snprintf(buf, sizeof(buf), "%" PRId64, u);
+		mdc_json_set(pool, "used_replica_count", json_object_new_string(buf));
+		used -= u;
 	}
-	total -= mdc_json_get_int(cap, "busy_replicas", 0);
-	for (size_t j = 0; j < sim->n; j++) {
-		json_object *task = pj_current(sim->jobs[j]);
-
-		if (task && !strcmp(mdc_json_get_str(task, "state", ""), "RUNNING") &&
-		    !mdc_json_get_bool(task, "_od", false) &&
-		    mdc_streq(mdc_json_get_str(pj_detail(sim->jobs[j]), "persistent_resource_name",
-					       NULL), name))
-			total--;
-	}
-	return total > 0 ? total : 0;
+	return res;
 }
 
 /* Waiting tasks take free replicas at T, the longest-waiting first. */
@@ -1473,24 +1536,13 @@ int emu_pr_control(struct emu *e, struct emu_request *r, struct emu_response *ou
 			if (!res)
 				res = json_object_new_object();
 			pr_set_str(res, "name", name);
-			json_object_object_add(res, "free_replicas", json_object_new_int64(0));
 			{
-				struct pj_sim sim = { e, { 0, 0, 0 }, NULL, NULL, 0 };
-				json_object *active = emu_store_list(e, ACTIVE_KIND, NULL);
-				size_t n = active ? json_object_array_length(active) : 0;
+				struct pj_sim sim;
 
-				sim.jobs = calloc(n ? n : 1, sizeof(*sim.jobs));
-				for (size_t i = 0; sim.jobs && i < n; i++) {
-					json_object *job = emu_store_get(e, PJ_KIND, mdc_json_get_str(
-						json_object_array_get_idx(active, i), "name", ""));
-
-					if (job)
-						sim.jobs[sim.n++] = job;
-				}
+				pj_sim_borrow(e, &sim);
 				json_object_object_add(res, "free_replicas",
 						       json_object_new_int64(pj_free(&sim, name)));
 				free(sim.jobs);
-				json_object_put(active);
 			}
 			return emu_reply(out, 200, res);
 		}
