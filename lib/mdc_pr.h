@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <json-c/json.h>
 #include "mdc_err.h"
 #include "mdc_str.h"
@@ -127,5 +128,95 @@ char *mdc_pr_console_link(const char *region, const char *project, const char *j
 
 /* The last component of a resource name (borrowed pointer into NAME). */
 const char *mdc_pr_basename(const char *name);
+
+/* --- UpdatePersistentResource ----------------------------------------------- */
+
+/* The update_mask paths the service takes: "display_name, labels, resource_pools"
+ * (static). */
+const char *mdc_pr_update_paths(void);
+
+/* The service's UpdatePersistentResource rules, shared by the emulator and
+ * the client: MASK (comma-separated, either spelling) names only updatable
+ * fields (output-only and immutable ones are refused, naming them); a
+ * masked field absent from PATCH is cleared; resource_pools lists every
+ * existing pool by id (none added or removed), each keeping machine_spec
+ * and disk_spec, with its replica_count / autoscaling_spec from PATCH.
+ * *OUT gets CUR with the change applied (passes mdc_pr_check_resource). */
+int mdc_pr_update_apply(const json_object *cur, const json_object *patch, const char *mask,
+			json_object **out, struct mdc_ctx *ctx);
+
+struct mdc_pr_update_opts {
+	const char *display_name;		/* NULL = unchanged */
+	const struct mdc_strv *update_labels;	/* "k=v,..." to set (may be NULL) */
+	const struct mdc_strv *remove_labels;	/* "k,..." to remove (may be NULL) */
+	bool clear_labels;			/* start from no labels */
+	const struct mdc_strv *pool_specs;	/* "id=P,replica-count=N" or
+						 * "id=P,min-replica-count=A,max-replica-count=B" */
+};
+
+/* The PATCH body and its update_mask (camelCase, malloc'ed) for the
+ * change O to the current resource CUR, checked with mdc_pr_update_apply
+ * so a refused change is never sent. */
+int mdc_pr_update_body(const json_object *cur, const struct mdc_pr_update_opts *o,
+		       json_object **body, char **mask, struct mdc_ctx *ctx);
+
+/* --- ListPipelineJobs ---------------------------------------------------------- */
+
+/* RFC 3339 ("2026-05-18T13:30:00Z", fractions and offsets allowed) to
+ * seconds since the epoch.  0 or -1. */
+int mdc_pr_time_parse(const char *s, double *t);
+
+/* SUCCEEDED, FAILED or CANCELLED */
+bool mdc_pr_job_terminal(const char *state);
+
+/* ListPipelineJobsRequest.filter, the subset its proto documents (AIP-160):
+ * pipeline_name, display_name, pipeline_job_user_id, state, create_time,
+ * update_time, end_time, labels.KEY, template_uri, template_metadata.version
+ * with the operators documented for each; AND, OR (binding tighter, as in
+ * AIP-160), NOT or '-', juxtaposition as AND, parentheses.  *OUT is NULL
+ * for an empty filter (matches everything); free with mdc_pr_filter_free. */
+struct mdc_pr_filter;
+int mdc_pr_filter_parse(const char *expr, struct mdc_pr_filter **out, struct mdc_ctx *ctx);
+/* JOB in snake_case (pipeline_spec keeps its own keys). */
+bool mdc_pr_filter_match(const struct mdc_pr_filter *f, const json_object *job);
+void mdc_pr_filter_free(struct mdc_pr_filter *f);
+
+/* order_by: "create_time desc, end_time" over create_time, update_time,
+ * end_time, start_time (either spelling); empty = "create_time desc", the
+ * service's default.  Ties are broken by name. */
+struct mdc_pr_order {
+	struct { const char *field; bool desc; } key[4];	/* field: static */
+	size_t n;
+};
+int mdc_pr_order_parse(const char *s, struct mdc_pr_order *o, struct mdc_ctx *ctx);
+int mdc_pr_order_cmp(const struct mdc_pr_order *o, const json_object *a, const json_object *b);
+/* gcloud's --sort-by "~createTime,endTime" ('~' = descending) as an
+ * order_by (malloc'ed), checked with mdc_pr_order_parse. */
+int mdc_pr_sort_by(const char *sort_by, char **order_by, struct mdc_ctx *ctx);
+
+/* read_mask: *OUT (new) holds the top-level PipelineJob fields MASK names
+ * (a dotted path keeps its top-level field); an unknown field is refused.
+ * JOB may be NULL to check MASK only. */
+int mdc_pr_read_mask(const char *mask, const json_object *job, json_object **out,
+		     struct mdc_ctx *ctx);
+
+/* --- waiting for a pipeline run ---------------------------------------------- */
+
+struct mdc_client;
+struct mdc_pr_wait_opts {
+	double timeout_s;			/* 0 = no limit */
+	volatile sig_atomic_t *interrupted;	/* stops the wait when set */
+	/* after each poll (END false) and once at the end (END true) */
+	void (*progress)(const json_object *job, double elapsed_s, bool end, void *arg);
+	void *arg;
+};
+
+/* Poll the pipeline job NAME (v1beta1) until it is SUCCEEDED, FAILED or
+ * CANCELLED (backoff of mdc_lro_delay, at most 5 s between polls).
+ * 0 when it SUCCEEDED; MDC_ERR_OPFAILED naming the state and the job's
+ * error otherwise; MDC_ERR_TIMEOUT / MDC_ERR_INTERRUPTED say the run goes
+ * on.  *JOB gets the last job seen (may be NULL on a transport error). */
+int mdc_pr_job_wait(struct mdc_client *c, const char *name, const struct mdc_pr_wait_opts *o,
+		    json_object **job, struct mdc_ctx *ctx);
 
 #endif

@@ -11,6 +11,9 @@ export MDC_CONF=/dev/null
 unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN_FILE
 # operations finish at the next request, so --async steps are done in time
 EMU_LRO_SECONDS=0 emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
+# the run's first task lasts the whole test, so it is still there to cancel
+curl -sS -X POST -H 'Content-Type: application/json' --data '{"taskMs": 600000, "cancelMs": 100}' \
+	"$EMU_URL/emulator/v1/pipelineJobs:timing" >/dev/null
 
 # one script: each block, then a marker line with its exit status
 nblocks=$(grep -c '^```sh$' "$DOC")
@@ -23,7 +26,7 @@ awk '
 	inb { print }
 ' "$DOC" >"$TEST_DIR/examples.sh"
 
-plan $((nblocks + 6))
+plan $((nblocks + 9))
 
 mkdir -p "$TEST_DIR/work"
 cp "$top_srcdir/tests/pr/pipeline.yaml" "$TEST_DIR/work/"
@@ -49,6 +52,13 @@ is "$(jq -S -c 'select(.query.persistent_resource_id == "my-pr") | .body' "$EMU_
 is "$(sed -n '/^{/,$p' "$TEST_DIR/block4" | jq -c '[.display_name, .resource_pools[0].replica_count, .labels.team]')" \
 	'["From a file",3,"ml"]' "the --config example: the flag pool's replica-count wins over the file"
 like "$(cat "$TEST_DIR/block5")" "my-pr +RUNNING +Training pool +4 x n1-standard-4" "list shows the resource as the text does"
-like "$(cat "$TEST_DIR/block6")" "runs/nightly-1\?project=my-project" "the pipeline run prints the console link"
+like "$(cat "$TEST_DIR/block7")" "runs/nightly-1\?project=my-project" "the pipeline run prints the console link"
+is "$(jq -c 'select(.method == "PATCH") | [.path, .query.updateMask, .body.labels.stage, (.body.resource_pools | map(.id))]' "$EMU_LOG")" \
+	"[\"/v1/$P/persistentResources/gpu-pr\",\"labels,resourcePools\",\"prod\",[\"cpu\",\"gpu\"]]" \
+	"the update example sends one PATCH with the mask the text names"
+like "$(cat "$TEST_DIR/block6")" "^Updated persistent resource \[$P/persistentResources/gpu-pr\] \(labels,resourcePools\)\.$" \
+	"and prints what the text shows"
+like "$(cat "$TEST_DIR/block9")" "^nightly-1 did not succeed \(exit 6\)$" \
+	"the wait example exits non-zero on a cancelled run, as the text shows"
 is "$(curl -sS "$EMU_URL/v1/$P/persistentResources/gpu-pr" | jq -r .error.status)" NOT_FOUND \
 	"the maintenance example deleted gpu-pr"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Conformance with an independent real client: Google's Node.js client
 # (`googleapis` from npm) pointed at the emulator (rootUrl, dummy token)
-# must accept its answers for persistentResources create/get/list/delete
-# and pipelineJobs create/get, and mdcctl must read what that client made.
+# must accept its answers for persistentResources create/get/list/patch/
+# delete (operations by resource and by location, names with the project
+# number) and the pipelineJobs lifecycle (create, get until SUCCEEDED,
+# list with filter/orderBy/readMask, cancel, delete, batchDelete), and
+# mdcctl must read what that client made.
 # npm installs the client once into a cache keyed by its version
 # (MDC_NODE_CACHE overrides the directory); when npm cannot reach its
 # registry the test is skipped with the reason, never passed silently.
@@ -44,15 +47,20 @@ emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
 G=(--project proj --region us-central1)
 PARENT=projects/proj/locations/us-central1
 
-plan 16
+plan 25
 
+# short pipeline timings: the runs end within the test
+curl -sS -X POST -H 'Content-Type: application/json' --data '{"pendingMs": 100, "taskMs": 200, "cancelMs": 100}' \
+	"$EMU_URL/emulator/v1/pipelineJobs:timing" >/dev/null
+NUM=$(curl -sS "$EMU_URL/emulator/v1/projects/proj" | jq -r .projectNumber)
 NODE_PATH="$CACHE/node_modules" node "$top_srcdir/tests/node/conformance.js" \
-	"$EMU_URL" proj us-central1 "$top_srcdir/tests/pr/pipeline-spec.json" \
+	"$EMU_URL" proj us-central1 "$top_srcdir/tests/pr/pipeline-spec.json" "$NUM" \
 	>"$TEST_DIR/node.out" 2>"$TEST_DIR/node.err"
 rc=$?
 show_on_fail "$TEST_DIR/node.err"
 is "$rc" 0 "the googleapis client accepted every answer"
 step() { jq -c --arg s "$1" "select(.step == \$s) | .data | $2" "$TEST_DIR/node.out"; }
+rstep() { jq -r --arg s "$1" "select(.step == \$s) | .data | $2" "$TEST_DIR/node.out"; }
 
 is "$(step create '[.status, .done, .metadataType]')" \
 	'[200,false,"type.googleapis.com/google.cloud.aiplatform.v1.CreatePersistentResourceOperationMetadata"]' \
@@ -70,14 +78,37 @@ is "$(step delete '[.done, .metadataType, .gone.code, .gone.status]')" \
 	'[true,"type.googleapis.com/google.cloud.aiplatform.v1.DeleteOperationMetadata",404,"NOT_FOUND"]' \
 	"persistentResources.delete: an LRO, then 404 NOT_FOUND"
 is "$(step refused '[.code, .status]')" '[400,"INVALID_ARGUMENT"]' "a bad id is refused in Google's error form"
+is "$(step update '[.status, .done, .metadataType]')" \
+	'[200,false,"type.googleapis.com/google.cloud.aiplatform.v1beta1.UpdatePersistentResourceOperationMetadata"]' \
+	"persistentResources.patch: an LRO with UpdatePersistentResourceOperationMetadata"
+like "$(rstep update-op '[.done, .state, .responseType, .name] | @tsv')" \
+	"^true	RUNNING	type.googleapis.com/google.cloud.aiplatform.v1beta1.PersistentResource	$PARENT/persistentResources/node-pr/operations/[0-9]+$" \
+	"operations.get on the location-scoped name follows it to a RUNNING resource"
+is "$(step update-get '[.name, .state, .replicas, .gpuMax, .labels.updated]')" \
+	"[\"$PARENT/persistentResources/node-pr\",\"RUNNING\",\"3\",\"5\",\"yes\"]" \
+	"get by the project-number name shows the update"
+is "$(jq -c 'select(.method == "PATCH") | .query' "$EMU_LOG")" '{"updateMask":"resourcePools,labels"}' \
+	"the client sent updateMask as the API names it"
+is "$(step life '[.created, .state, .started, .ended, .tasks]')" \
+	'["PIPELINE_STATE_PENDING","PIPELINE_STATE_SUCCEEDED",true,true,["prepare SUCCEEDED","train SUCCEEDED"]]' \
+	"pipelineJobs: a run goes PENDING to SUCCEEDED, its tasks in order"
+is "$(rstep life '.resource')" "$PARENT/persistentResources/node-pr" \
+	"the run names the resource by project id although it was given the number"
+is "$(step life-list '.jobs')" "[\"name,state $PARENT/pipelineJobs/node-life\"]" \
+	"pipelineJobs.list with filter, orderBy and readMask"
+is "$(step cancel '[.status, .state, .code]')" '[200,"PIPELINE_STATE_CANCELLED",1]' \
+	"pipelineJobs.cancel: the run ends CANCELLED with code 1"
+is "$(rstep job-delete '.metadataType'),$(rstep batch-delete '[.responseType, .deleted[0], .lifeGone] | @csv')" \
+	"type.googleapis.com/google.cloud.aiplatform.v1beta1.DeleteOperationMetadata,\"type.googleapis.com/google.cloud.aiplatform.v1beta1.BatchDeletePipelineJobsResponse\",\"$PARENT/pipelineJobs/node-life\",404" \
+	"pipelineJobs.delete and batchDelete: LROs with the real types, the job gone (404)"
 is "$(jq -r 'select(.method == "POST" and (.path | endswith("/persistentResources"))) | .query | keys[0]' "$EMU_LOG" | sort -u)" \
 	persistentResourceId "the client sent its own spelling (persistentResourceId) and it was understood"
 
 # mdcctl reads what the other client created
 m() { mdcctl --endpoint "$EMU_URL" "$@"; }
 out=$(m persistent-resources list "${G[@]}" 2>&1)
-like "$out" "node-pr +RUNNING +made by googleapis +2 x n1-standard-4; 1-3 x n1-standard-8 \+ 1 NVIDIA_TESLA_T4" \
-	"mdcctl persistent-resources list shows the node-made resource"
+like "$out" "node-pr +RUNNING +made by googleapis +3 x n1-standard-4; 1-5 x n1-standard-8 \+ 1 NVIDIA_TESLA_T4" \
+	"mdcctl persistent-resources list shows the node-made (and node-updated) resource"
 is "$(m persistent-resources describe node-pr "${G[@]}" | jq -c '[.displayName, .labels.origin, .resourcePools[1].id]')" \
 	'["made by googleapis","node","gpu"]' "mdcctl persistent-resources describe reads it"
 out=$(m pipelines describe node-run "${G[@]}" 2>&1)

@@ -13,6 +13,10 @@ unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN
 emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
 G=(--project proj --region us-central1)
 PARENT=projects/proj/locations/us-central1
+# this test looks at running jobs (pr_pipeline_life.t follows them to the
+# end): their tasks run longer than the test
+curl -sS -X POST -H 'Content-Type: application/json' --data '{"taskMs": 600000}' \
+	"$EMU_URL/emulator/v1/pipelineJobs:timing" >/dev/null
 
 plan 28
 

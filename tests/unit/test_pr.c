@@ -1,6 +1,8 @@
 /* test_pr.c - unit tests for lib/mdc_pr: ids (P2), pools (P3), the
  * --resource-pool-spec parser, --config YAML (P4), the create body (P1),
- * durations and the pipelineJobs body (P5).  Data in tests/pr/. */
+ * durations and the pipelineJobs body (P5), the UpdatePersistentResource
+ * rules and body, ListPipelineJobs filter / order_by / read_mask.  Data in
+ * tests/pr/. */
 #include "config.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -440,6 +442,257 @@ static void test_pipeline_body(void **state)
 	free(p);
 }
 
+/* --- ListPipelineJobs filter / order_by / read_mask ------------------------- */
+
+static const char *const filter_jobs_json = "["
+	"{\"name\":\"projects/p/locations/l/pipelineJobs/a1\",\"display_name\":\"nightly a\","
+	" \"state\":\"PIPELINE_STATE_SUCCEEDED\",\"labels\":{\"team\":\"ml\",\"env\":\"prod\"},"
+	" \"create_time\":\"2026-05-18T10:00:00.000Z\",\"end_time\":\"2026-05-18T11:00:00Z\","
+	" \"pipeline_spec\":{\"pipelineInfo\":{\"name\":\"train\"}}},"
+	"{\"name\":\"projects/p/locations/l/pipelineJobs/b2\",\"display_name\":\"weekly b\","
+	" \"state\":\"PIPELINE_STATE_FAILED\",\"labels\":{\"team\":\"infra\"},"
+	" \"create_time\":\"2026-05-18T12:00:00.500Z\",\"end_time\":\"2026-05-18T12:30:00+01:00\","
+	" \"pipeline_spec\":{\"pipelineInfo\":{\"name\":\"eval\"}}},"
+	"{\"name\":\"projects/p/locations/l/pipelineJobs/c3\",\"display_name\":\"nightly c\","
+	" \"state\":\"PIPELINE_STATE_RUNNING\",\"create_time\":\"2026-05-19T00:00:00Z\","
+	" \"pipeline_spec\":{\"pipelineInfo\":{\"name\":\"train\"}}}]";
+
+/* the ids of the jobs FILTER keeps, space-separated, or "error: MSG" */
+static void filter_ids(const char *filter, char *out, size_t sz)
+{
+	json_object *jobs = parse(filter_jobs_json);
+	struct mdc_pr_filter *f;
+	struct mdc_ctx ctx;
+
+	mdc_ctx_clear(&ctx);
+	out[0] = '\0';
+	if (mdc_pr_filter_parse(filter, &f, &ctx)) {
+		snprintf(out, sz, "error: %.400s", ctx.msg);
+	} else {
+		for (size_t i = 0; i < json_object_array_length(jobs); i++) {
+			json_object *j = json_object_array_get_idx(jobs, i);
+
+			if (mdc_pr_filter_match(f, j))
+				snprintf(out + strlen(out), sz - strlen(out), "%s%s", out[0] ? " " : "",
+					 mdc_pr_basename(mdc_json_get_str(j, "name", "")));
+		}
+		mdc_pr_filter_free(f);
+	}
+	json_object_put(jobs);
+}
+
+static void test_filter(void **state)
+{
+	static const struct { const char *filter, *want; } cases[] = {
+		{ "", "a1 b2 c3" },
+		{ "state=\"PIPELINE_STATE_FAILED\"", "b2" },
+		{ "state!=PIPELINE_STATE_FAILED", "a1 c3" },
+		{ "labels.team=\"ml\"", "a1" },
+		{ "labels.env:*", "a1" },
+		{ "labels:team", "a1 b2" },
+		{ "display_name:\"nightly*\"", "a1 c3" },
+		{ "display_name=\"nightly a\"", "a1" },
+		{ "pipeline_name=\"train\"", "a1 c3" },
+		{ "pipeline_job_user_id=b2", "b2" },
+		{ "create_time>\"2026-05-18T12:00:00Z\"", "b2 c3" },
+		{ "create_time<=\"2026-05-18T12:00:00.500Z\"", "a1 b2" },
+		/* an offset is a time, not text: 12:30+01:00 is 11:30Z */
+		{ "end_time<\"2026-05-18T11:45:00Z\"", "a1 b2" },
+		/* a job without end_time matches only != */
+		{ "end_time!=\"2026-05-18T11:00:00Z\"", "b2 c3" },
+		{ "labels.team=\"ml\" OR labels.team=\"infra\"", "a1 b2" },
+		{ "state=\"PIPELINE_STATE_SUCCEEDED\" AND labels.team=\"ml\" OR labels.team=\"infra\"", "a1" },
+		{ "(state=\"PIPELINE_STATE_SUCCEEDED\" AND labels.team=\"ml\") OR labels.team=\"infra\"", "a1 b2" },
+		{ "NOT state=PIPELINE_STATE_RUNNING", "a1 b2" },
+		{ "-pipeline_name=train display_name:\"weekly*\"", "b2" },
+		{ "colour=red", "error: filter: unsupported field 'colour'" },
+		{ "state<PIPELINE_STATE_FAILED", "error: filter: 'state' does not support '<'" },
+		{ "state=DONE", "error: filter: state value 'DONE' is not a PipelineState" },
+		{ "create_time>\"May 18\"", "error: filter: create_time value 'May 18' is not an RFC 3339" },
+		{ "labels=\"x\"", "error: filter: compare a label as labels.KEY=\"VALUE\"" },
+		{ "state=\"PIPELINE_STATE_FAILED", "error: filter: expected a value" },
+		{ "(state=PIPELINE_STATE_FAILED", "error: filter: expected ')'" },
+		{ "state==x", "error: filter: expected a value" },
+	};
+	char got[512];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		filter_ids(cases[i].filter, got, sizeof(got));
+		if (strncmp(got, cases[i].want, strlen(cases[i].want)) ||
+		    (strncmp(cases[i].want, "error: ", 7) && strcmp(got, cases[i].want)))
+			fail_msg("filter '%s':\n got:  %s\n want: %s", cases[i].filter, got, cases[i].want);
+	}
+}
+
+static void test_order(void **state)
+{
+	json_object *jobs = parse(filter_jobs_json);
+	json_object *a = json_object_array_get_idx(jobs, 0), *b = json_object_array_get_idx(jobs, 1);
+	json_object *c = json_object_array_get_idx(jobs, 2);
+	struct mdc_pr_order o;
+	struct mdc_ctx ctx;
+	char *ob = NULL;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_order_parse(NULL, &o, &ctx), 0);	/* create_time desc */
+	assert_true(mdc_pr_order_cmp(&o, a, b) > 0);
+	assert_int_equal(mdc_pr_order_parse("endTime, create_time desc", &o, &ctx), 0);
+	assert_true(mdc_pr_order_cmp(&o, a, b) < 0);
+	assert_true(mdc_pr_order_cmp(&o, c, a) > 0);	/* no end_time: last */
+	assert_int_not_equal(mdc_pr_order_parse("display_name", &o, &ctx), 0);
+	assert_non_null(strstr(ctx.msg, "order_by 'display_name'"));
+	mdc_ctx_clear(&ctx);
+	assert_int_not_equal(mdc_pr_order_parse("create_time up", &o, &ctx), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_sort_by("~createTime,endTime", &ob, &ctx), 0);
+	assert_string_equal(ob, "create_time desc, end_time");
+	free(ob);
+	ob = NULL;
+	assert_int_equal(mdc_pr_sort_by("name", &ob, &ctx), MDC_ERR_USAGE);
+	assert_null(ob);
+	json_object_put(jobs);
+}
+
+static void test_read_mask(void **state)
+{
+	json_object *jobs = parse(filter_jobs_json), *out = NULL;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_read_mask("name,labels.team,createTime",
+					  json_object_array_get_idx(jobs, 0), &out, &ctx), 0);
+	assert_string_equal(mdc_json_str(out, false),
+			    "{\"name\":\"projects/p/locations/l/pipelineJobs/a1\",\"labels\":"
+			    "{\"team\":\"ml\",\"env\":\"prod\"},\"create_time\":\"2026-05-18T10:00:00.000Z\"}");
+	json_object_put(out);
+	assert_int_equal(mdc_pr_read_mask("name,colour", NULL, &out, &ctx), MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, "'colour' is not a field of PipelineJob"));
+	json_object_put(jobs);
+}
+
+/* --- UpdatePersistentResource ---------------------------------------------------- */
+
+static const char *const update_cur_json =
+	"{\"name\":\"projects/p/locations/l/persistentResources/r\",\"display_name\":\"old\","
+	" \"labels\":{\"a\":\"1\",\"b\":\"2\"},\"state\":\"RUNNING\",\"resource_pools\":["
+	"  {\"id\":\"cpu\",\"machine_spec\":{\"machine_type\":\"n1-standard-4\"},\"replica_count\":\"2\","
+	"   \"used_replica_count\":\"0\"},"
+	"  {\"id\":\"gpu\",\"machine_spec\":{\"machine_type\":\"n1-standard-8\",\"accelerator_type\":"
+	"   \"NVIDIA_TESLA_T4\",\"accelerator_count\":1},\"autoscaling_spec\":{\"min_replica_count\":\"1\","
+	"   \"max_replica_count\":\"2\"}}]}";
+
+static void test_update_apply(void **state)
+{
+	static const struct { const char *mask, *patch, *err; } refused[] = {
+		{ NULL, "{}", "update_mask is required" },
+		{ "network", "{}", "update_mask: 'network' is immutable" },
+		{ "createTime", "{}", "update_mask: 'createTime' is output only" },
+		{ "colour", "{}", "update_mask: 'colour' is not a field" },
+		{ "resourcePools", "{\"resourcePools\":[{\"id\":\"cpu\",\"replicaCount\":1}]}",
+		  "pools cannot be added or removed" },
+		{ "resource_pools", "{\"resource_pools\":[{\"id\":\"cpu\",\"replica_count\":1},"
+		  "{\"id\":\"gpu\",\"machine_spec\":{\"machine_type\":\"a2-highgpu-1g\"},\"replica_count\":1}]}",
+		  "pool 'gpu'): machine_spec is immutable" },
+		{ "resourcePools", "{\"resourcePools\":[{\"replicaCount\":1},{\"id\":\"gpu\",\"replicaCount\":1}]}",
+		  "give the id of the pool" },
+		{ "resourcePools", "{\"resourcePools\":[{\"id\":\"cpu\",\"replicaCount\":0},{\"id\":\"gpu\",\"replicaCount\":1}]}",
+		  "replica-count must be at least 1" },
+		{ "labels", "{\"labels\":{\"Bad\":\"x\"}}", "label key 'Bad'" },
+	};
+	json_object *cur = parse(update_cur_json), *patch, *out = NULL, *want;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		json_object *raw = parse(refused[i].patch);
+
+		mdc_ctx_clear(&ctx);
+		patch = mdc_json_normalize(raw, MDC_CASE_SNAKE);
+		json_object_put(raw);
+		if (!mdc_pr_update_apply(cur, patch, refused[i].mask, &out, &ctx) ||
+		    !strstr(ctx.msg, refused[i].err))
+			fail_msg("mask '%s' %s: got '%s', want '%s'", refused[i].mask ? refused[i].mask : "(none)",
+				 refused[i].patch, ctx.msg, refused[i].err);
+		assert_null(out);
+		json_object_put(patch);
+	}
+	mdc_ctx_clear(&ctx);
+	patch = parse("{\"display_name\":\"ignored: not in the mask\",\"resource_pools\":["
+		      "{\"id\":\"gpu\",\"autoscaling_spec\":{\"min_replica_count\":\"2\",\"max_replica_count\":\"6\"}},"
+		      "{\"id\":\"cpu\",\"machine_spec\":{\"machine_type\":\"n1-standard-4\"},\"replica_count\":3}]}");
+	assert_int_equal(mdc_pr_update_apply(cur, patch, "resourcePools,labels", &out, &ctx), 0);
+	want = parse("{\"name\":\"projects/p/locations/l/persistentResources/r\",\"display_name\":\"old\","
+		     "\"state\":\"RUNNING\",\"resource_pools\":["
+		     "{\"id\":\"gpu\",\"machine_spec\":{\"machine_type\":\"n1-standard-8\",\"accelerator_type\":"
+		     "\"NVIDIA_TESLA_T4\",\"accelerator_count\":1},\"autoscaling_spec\":{\"min_replica_count\":\"2\","
+		     "\"max_replica_count\":\"6\"}},"
+		     "{\"id\":\"cpu\",\"machine_spec\":{\"machine_type\":\"n1-standard-4\"},\"replica_count\":3,"
+		     "\"used_replica_count\":\"0\"}]}");
+	assert_json_eq(out, want);	/* labels in the mask, absent: cleared */
+	json_object_put(want);
+	json_object_put(out);
+	json_object_put(patch);
+	json_object_put(cur);
+}
+
+static void test_update_body(void **state)
+{
+	json_object *cur = parse(update_cur_json), *body = NULL, *want;
+	struct mdc_strv pools = MDC_STRV_INIT, upd = MDC_STRV_INIT, rem = MDC_STRV_INIT;
+	struct mdc_pr_update_opts o = { 0 };
+	struct mdc_ctx ctx;
+	char *mask = NULL;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	mdc_strv_push(&pools, "id=gpu,min-replica-count=1,max-replica-count=4");
+	mdc_strv_push(&upd, "c=3");
+	mdc_strv_push(&rem, "a");
+	o.pool_specs = &pools;
+	o.update_labels = &upd;
+	o.remove_labels = &rem;
+	o.display_name = "new";
+	assert_int_equal(mdc_pr_update_body(cur, &o, &body, &mask, &ctx), 0);
+	assert_string_equal(mask, "displayName,labels,resourcePools");
+	want = parse("{\"display_name\":\"new\",\"labels\":{\"b\":\"2\",\"c\":\"3\"},\"resource_pools\":["
+		     "{\"id\":\"cpu\",\"machine_spec\":{\"machine_type\":\"n1-standard-4\"},\"replica_count\":\"2\"},"
+		     "{\"id\":\"gpu\",\"machine_spec\":{\"machine_type\":\"n1-standard-8\",\"accelerator_type\":"
+		     "\"NVIDIA_TESLA_T4\",\"accelerator_count\":1},\"autoscaling_spec\":{\"min_replica_count\":1,"
+		     "\"max_replica_count\":4}}]}");
+	assert_json_eq(body, want);
+	json_object_put(want);
+	json_object_put(body);
+	free(mask);
+	body = NULL;
+	mask = NULL;
+
+	/* only id and the replica counts: nothing else of a pool changes */
+	mdc_strv_free(&pools);
+	mdc_strv_push(&pools, "id=gpu,accelerator-count=2");
+	o.display_name = NULL;
+	o.update_labels = o.remove_labels = NULL;
+	assert_int_equal(mdc_pr_update_body(cur, &o, &body, &mask, &ctx), MDC_ERR_USAGE);
+	assert_non_null(strstr(ctx.msg, "'accelerator-count' cannot be changed by update"));
+	mdc_ctx_clear(&ctx);
+	mdc_strv_free(&pools);
+	mdc_strv_push(&pools, "replica-count=2");
+	assert_int_equal(mdc_pr_update_body(cur, &o, &body, &mask, &ctx), MDC_ERR_USAGE);
+	assert_non_null(strstr(ctx.msg, "give id=POOL"));
+	mdc_ctx_clear(&ctx);
+	o.pool_specs = NULL;
+	assert_int_equal(mdc_pr_update_body(cur, &o, &body, &mask, &ctx), MDC_ERR_USAGE);
+	assert_non_null(strstr(ctx.msg, "nothing to update"));
+	assert_null(body);
+	assert_null(mask);
+	mdc_strv_free(&pools);
+	mdc_strv_free(&upd);
+	mdc_strv_free(&rem);
+	json_object_put(cur);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -453,6 +706,11 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_runnable),
 		cmocka_unit_test(test_pipeline_body),
+		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_read_mask),
+		cmocka_unit_test(test_update_apply),
+		cmocka_unit_test(test_update_body),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

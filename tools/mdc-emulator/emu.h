@@ -117,5 +117,12 @@ void emu_unlock(struct emu *e);
  * "/pipelineJobs" (except operation GETs, ".../operations/OP", which the
  * server answers from the store) goes here.  Fill OUT; return 0.  (emu_pr.c) */
 int emu_pr_route(struct emu *e, struct emu_request *r, struct emu_response *out);
+/* The stored operation NAME also means when it uses a project number or
+ * the location-scoped form projects/P/locations/L/operations/ID, as
+ * gcloud prints it (borrowed, or NULL).  (emu_pr.c) */
+json_object *emu_pr_op_find(struct emu *e, const char *name);
+/* /emulator/v1/... test controls of persistent resources and pipelines:
+ * 0 with OUT filled, 1 when PATH is not one of them.  (emu_pr.c) */
+int emu_pr_control(struct emu *e, struct emu_request *r, struct emu_response *out);
 
 #endif

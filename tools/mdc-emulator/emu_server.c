@@ -319,6 +319,8 @@ static int emu_op_route(struct emu *e, struct emu_request *r, struct emu_respons
 				       r->method, r->name);
 	op = emu_op_get(e, r->name);
 	if (!op)
+		op = emu_pr_op_find(e, r->name);
+	if (!op)
 		return emu_reply_error(out, "NOT_FOUND", "operation '%s' not found", r->name);
 	return emu_reply(out, 200, json_object_get(op));
 }
@@ -346,6 +348,8 @@ static int emu_op_list(struct emu *e, struct emu_request *r, struct emu_response
 /* Dispatch on the path shape; the lock is held. */
 static int emu_route(struct emu *e, struct emu_request *r, struct emu_response *out)
 {
+	if (mdc_startswith(r->path, "/emulator/v1/") && !emu_pr_control(e, r, out))
+		return 0;
 	if (mdc_startswith(r->path, "/emulator/v1/"))
 		return emu_images_route(e, r, out);
 	if (!r->version)

@@ -1,7 +1,9 @@
-/* cmd_pr.c - `mdcctl persistent-resources create|list|describe|delete|reboot`
- * and `mdcctl pipelines run|describe|list|cancel` (DESIGN P1-P5).  The
- * flags follow `gcloud ai persistent-resources`; the rules and request
- * bodies live in lib/mdc_pr.c, so everything is checked before sending.
+/* cmd_pr.c - `mdcctl persistent-resources create|list|describe|update|
+ * delete|reboot` and `mdcctl pipelines run|describe|list|wait|cancel|delete`
+ * (DESIGN P1-P5).  The flags follow `gcloud ai persistent-resources` (and
+ * gcloud's update-command conventions for labels, as gcloud has no
+ * persistent-resources update); the rules and request bodies live in
+ * lib/mdc_pr.c, so everything is checked before sending.
  * (owner: pr) */
 #include "config.h"
 #include <getopt.h>
@@ -25,11 +27,13 @@ enum {
 	O_PROJECT = 300, O_REGION, O_ASYNC, O_FORMAT, O_YES, O_DRY_RUN,
 	O_ID, O_DISPLAY_NAME, O_POOL, O_CONFIG, O_CUSTOM_SA, O_LABELS, O_NETWORK,
 	O_PIPELINE, O_RESOURCE, O_WAIT_TIME, O_ON_TIMEOUT, O_ROOT, O_PARAM, O_JOB_ID,
-	O_PAGE_SIZE,
+	O_PAGE_SIZE, O_UPDATE_LABELS, O_REMOVE_LABELS, O_CLEAR_LABELS, O_FILTER, O_SORT_BY,
 };
 
 /* --page-size of the list commands (0 = the service's default) */
 static long pr_page_size;
+/* "filter=...&orderBy=..." of pipelines list, already encoded (or "") */
+static char pr_list_query[4096];
 
 #define PR_COMMON_OPTS \
 	{ "project", required_argument, NULL, O_PROJECT }, \
@@ -143,6 +147,26 @@ static void pr_print_json(const json_object *obj)
 	json_object_put(camel);
 }
 
+/* KEY=VALUE percent-encoded onto the query string Q (size SZ) */
+static void pr_query_add(char *q, size_t sz, const char *key, const char *val)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t o = strlen(q);
+
+	o += (size_t) snprintf(q + o, sz - o, "%s%s=", o ? "&" : "", key);
+	for (const unsigned char *p = (const unsigned char *) val; *p && o + 4 < sz; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p)) {
+			q[o++] = (char) *p;
+		} else {
+			q[o++] = '%';
+			q[o++] = hex[*p >> 4];
+			q[o++] = hex[*p & 15];
+		}
+	}
+	q[o] = '\0';
+}
+
 /* "[pageSize=N&]pageToken=TOKEN", the token percent-encoded (service tokens
  * carry '=', '+', '/'); TOKEN may be NULL. */
 static void pr_page_query(const char *token, char *out, size_t sz)
@@ -153,6 +177,8 @@ static void pr_page_query(const char *token, char *out, size_t sz)
 	out[0] = '\0';
 	if (pr_page_size)
 		o = (size_t) snprintf(out, sz, "pageSize=%ld", pr_page_size);
+	if (pr_list_query[0])
+		o += (size_t) snprintf(out + o, sz - o, "%s%s", o ? "&" : "", pr_list_query);
 	if (!token)
 		return;
 	o += (size_t) snprintf(out + o, sz - o, "%spageToken=", o ? "&" : "");
@@ -423,26 +449,57 @@ static int pr_fetch_list(struct mdcctl *g, int argc, char **argv, const char *us
 			 json_object **all)
 {
 	static const struct option opts[] = { PR_COMMON_OPTS, { NULL, 0, NULL, 0 } };
+	/* ListPipelineJobs has filter and order_by; ListPersistentResources has not */
+	static const struct option jopts[] = {
+		PR_COMMON_OPTS,
+		{ "filter", required_argument, NULL, O_FILTER },
+		{ "sort-by", required_argument, NULL, O_SORT_BY },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool jobs = !strcmp(collection, "pipelineJobs");
+	struct mdc_pr_filter *f = NULL;
 	struct mdc_settings s = { 0 };
 	struct mdc_client *c = NULL;
 	struct mdc_ctx ctx;
-	char *parent = NULL, *path = NULL;
+	char *parent = NULL, *path = NULL, *order_by = NULL;
+	const char *filter = NULL, *sort_by = NULL;
 	int opt, rc = -1;
 
 	*all = NULL;
+	pr_list_query[0] = '\0';
 	mdc_ctx_clear(&ctx);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "h", jobs ? jopts : opts, NULL)) != -1) {
 		if (!pr_common(g, opt, &rc)) {
 			if (rc > 0)
 				goto out;
 			rc = -1;
 			continue;
 		}
+		if (opt == O_FILTER || opt == O_SORT_BY) {
+			*(opt == O_FILTER ? &filter : &sort_by) = optarg;
+			rc = -1;	/* pr_common reset it */
+			continue;
+		}
 		rc = opt == 'h' ? 0 : 2;
 		fprintf(rc ? stderr : stdout, "usage: %s\n", usage);
 		goto out;
 	}
+	if (optind < argc) {
+		rc = mdcctl_usage(g, "list: unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	/* the service's filter grammar, checked here: nothing is sent on a bad one */
+	if ((filter && mdc_pr_filter_parse(filter, &f, &ctx)) ||
+	    (sort_by && mdc_pr_sort_by(sort_by, &order_by, &ctx))) {
+		ctx.err = MDC_ERR_USAGE;
+		rc = mdcctl_fail(g, &ctx);
+		goto out;
+	}
+	if (filter && *filter)
+		pr_query_add(pr_list_query, sizeof(pr_list_query), "filter", filter);
+	if (order_by)
+		pr_query_add(pr_list_query, sizeof(pr_list_query), "orderBy", order_by);
 	if (pr_connect(g, &s, &c, &parent, &ctx) ||
 	    !(path = malloc(strlen(parent) + strlen(api) + strlen(collection) + 3)) ||
 	    (sprintf(path, "%s/%s/%s", api, parent, collection),
@@ -452,6 +509,8 @@ static int pr_fetch_list(struct mdcctl *g, int argc, char **argv, const char *us
 		*all = NULL;
 	}
 out:
+	mdc_pr_filter_free(f);
+	free(order_by);
 	free(path);
 	free(parent);
 	mdc_client_free(c);
@@ -628,6 +687,136 @@ static int pr_reboot(struct mdcctl *g, int argc, char **argv)
 	return pr_one(g, argc, argv, PR_REBOOT);
 }
 
+static void pr_update_help(FILE *f)
+{
+	fprintf(f,
+		"usage: mdcctl persistent-resources update ID|NAME [--project=P] [--region=L]\n"
+		"         [--display-name=NAME] [--update-labels=K=V,...] [--remove-labels=K,...]\n"
+		"         [--clear-labels] [--resource-pool-spec=id=POOL,replica-count=N]...\n"
+		"         [--resource-pool-spec=id=POOL,min-replica-count=A,max-replica-count=B]...\n"
+		"         [--async] [--dry-run] [--format=text|json]\n");
+}
+
+/* UpdatePersistentResource: read the resource, build the masked change
+ * with the service's rules (lib), PATCH it, wait for the operation. */
+static int pr_update(struct mdcctl *g, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		PR_COMMON_OPTS,
+		{ "display-name", required_argument, NULL, O_DISPLAY_NAME },
+		{ "update-labels", required_argument, NULL, O_UPDATE_LABELS },
+		{ "remove-labels", required_argument, NULL, O_REMOVE_LABELS },
+		{ "clear-labels", no_argument, NULL, O_CLEAR_LABELS },
+		{ "resource-pool-spec", required_argument, NULL, O_POOL },
+		{ "dry-run", no_argument, NULL, O_DRY_RUN },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mdc_strv pools = MDC_STRV_INIT, upd = MDC_STRV_INIT, rem = MDC_STRV_INIT;
+	struct mdc_pr_update_opts uo = { 0 };
+	struct mdc_settings s = { 0 };
+	struct mdc_client *c = NULL;
+	struct mdc_ctx ctx;
+	json_object *cur = NULL, *body = NULL, *op = NULL, *done = NULL;
+	char *name = NULL, *path = NULL, *mask = NULL, query[512];
+	bool dry_run = false;
+	int opt, rc = 0;
+
+	mdc_ctx_clear(&ctx);
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (!pr_common(g, opt, &rc)) {
+			if (rc)
+				goto out;
+			continue;
+		}
+		switch (opt) {
+		case O_DISPLAY_NAME: uo.display_name = optarg; break;
+		case O_UPDATE_LABELS:
+			if (mdc_strv_push(&upd, optarg))
+				goto nomem;
+			break;
+		case O_REMOVE_LABELS:
+			if (mdc_strv_push(&rem, optarg))
+				goto nomem;
+			break;
+		case O_CLEAR_LABELS: uo.clear_labels = true; break;
+		case O_POOL:
+			if (mdc_strv_push(&pools, optarg))
+				goto nomem;
+			break;
+		case O_DRY_RUN: dry_run = true; break;
+		case 'h': pr_update_help(stdout); goto out;
+		default: pr_update_help(stderr); rc = 2; goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		rc = mdcctl_usage(g, "persistent-resources update: give one persistent resource "
+				  "(ID or full name)");
+		goto out;
+	}
+	uo.update_labels = &upd;
+	uo.remove_labels = &rem;
+	uo.pool_specs = &pools;
+	if (!uo.display_name && !upd.n && !rem.n && !uo.clear_labels && !pools.n) {
+		rc = mdcctl_usage(g, "persistent-resources update: nothing to update: give "
+				  "--display-name, --update-labels, --remove-labels, --clear-labels "
+				  "or --resource-pool-spec");
+		goto out;
+	}
+	if (mdcctl_settings(g, false, &s, &ctx) ||
+	    !(name = pr_full_name(&s, "persistentResources", argv[optind], &ctx)) ||
+	    mdc_client_new(&s, &c, &ctx))
+		goto fail;
+	if (!(path = malloc(strlen(name) + 32)))
+		goto nomem;
+	sprintf(path, PR_API "/%s", name);
+	/* pools are matched by id against the resource as it is now */
+	if (mdc_api_call(c, "GET", path, NULL, NULL, &cur, &ctx) ||
+	    mdc_pr_update_body(cur, &uo, &body, &mask, &ctx))
+		goto fail;
+	if (dry_run) {
+		printf("PATCH %s?updateMask=%s\n", path, mask);
+		mdcctl_print_json(body);
+		goto out;
+	}
+	query[0] = '\0';
+	pr_query_add(query, sizeof(query), "updateMask", mask);
+	if (mdc_api_call(c, "PATCH", path, query, body, &op, &ctx))
+		goto fail;
+	if (g->format == MDCCTL_TEXT)
+		pr_print_submitted("update", mdc_json_get_str(op, "name", "?"));
+	if (g->async) {
+		if (g->format == MDCCTL_JSON)
+			pr_print_json(op);
+		goto out;
+	}
+	if (pr_wait(g, c, op, &done, &ctx))
+		goto fail;
+	if (g->format == MDCCTL_JSON)
+		pr_print_json(mdc_json_get_obj(done, "response"));
+	else
+		printf("Updated persistent resource [%s] (%s).\n", name, mask);
+	goto out;
+nomem:
+	mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	json_object_put(done);
+	json_object_put(op);
+	json_object_put(body);
+	json_object_put(cur);
+	free(mask);
+	free(path);
+	free(name);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	mdc_strv_free(&pools);
+	mdc_strv_free(&upd);
+	mdc_strv_free(&rem);
+	return rc;
+}
+
 struct pr_sub {
 	const char *name;
 	int (*fn)(struct mdcctl *g, int argc, char **argv);
@@ -660,6 +849,7 @@ int cmd_persistent_resources(struct mdcctl *g, int argc, char **argv)
 		{ "describe", pr_describe },
 		{ "list", pr_list },
 		{ "reboot", pr_reboot },
+		{ "update", pr_update },
 	};
 
 	return pr_dispatch(g, argc, argv, subs, sizeof(subs) / sizeof(subs[0]));
@@ -856,40 +1046,65 @@ static void pj_print_job(const struct mdc_settings *s, const json_object *j)
 			       mdc_json_get(d, "task_resource_unavailable_wait_time_ms")));
 	printf("onTimeout:           %s\n",
 	       mdc_json_get_str(d, "task_resource_unavailable_timeout_behavior", "-"));
+	if (mdc_json_get_obj(j, "error"))
+		printf("error:               %s\n",
+		       mdc_json_get_str(mdc_json_get_obj(j, "error"), "message", "-"));
 	if (link)
 		printf("console:             %s\n", link);
 	free(link);
+	{
+		json_object *td = mdc_json_get_arr(mdc_json_get_obj(j, "job_detail"), "task_details");
+
+		for (size_t i = 0; td && i < json_object_array_length(td); i++) {
+			json_object *t = json_object_array_get_idx(td, i);
+
+			printf("task:                %s %s%s%s\n", mdc_json_get_str(t, "task_name", "?"),
+			       mdc_json_get_str(t, "state", "?"),
+			       mdc_json_get_obj(t, "error") ? ": " : "",
+			       mdc_json_get_str(mdc_json_get_obj(t, "error"), "message", ""));
+		}
+	}
 }
 
-enum pj_one_kind { PJ_DESCRIBE, PJ_CANCEL };
+enum pj_one_kind { PJ_DESCRIBE, PJ_CANCEL, PJ_DELETE };
 
 static int pj_one(struct mdcctl *g, int argc, char **argv, enum pj_one_kind kind)
 {
-	static const struct option opts[] = { PR_COMMON_OPTS, { NULL, 0, NULL, 0 } };
+	static const char *const verbs[] = { "describe", "cancel", "delete" };
+	static const struct option opts[] = {
+		PR_COMMON_OPTS,
+		{ "yes", no_argument, NULL, O_YES },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct mdc_settings s = { 0 };
 	struct mdc_client *c = NULL;
 	struct mdc_ctx ctx;
-	json_object *job = NULL, *empty = NULL;
-	char *name = NULL, *path = NULL;
+	json_object *job = NULL, *empty = NULL, *done = NULL;
+	char *name = NULL, *path = NULL, q[600];
 	int opt, rc = 0;
 
 	mdc_ctx_clear(&ctx);
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
 		if (!pr_common(g, opt, &rc)) {
 			if (rc)
 				goto out;
 			continue;
 		}
+		if (kind == PJ_DELETE && (opt == O_YES || opt == 'q')) {
+			g->yes = true;
+			continue;
+		}
 		rc = opt == 'h' ? 0 : 2;
 		fprintf(rc ? stderr : stdout, "usage: mdcctl pipelines %s JOB_ID|NAME "
-			"[--project=P] [--region=L] [--format=text|json]\n",
-			kind == PJ_DESCRIBE ? "describe" : "cancel");
+			"[--project=P] [--region=L]%s [--format=text|json]\n", verbs[kind],
+			kind == PJ_DELETE ? " [--async] [--yes]" : "");
 		goto out;
 	}
 	if (optind != argc - 1) {
 		rc = mdcctl_usage(g, "pipelines %s: give one pipeline job (id or full name)",
-				  kind == PJ_DESCRIBE ? "describe" : "cancel");
+				  verbs[kind]);
 		goto out;
 	}
 	if (mdcctl_settings(g, false, &s, &ctx) ||
@@ -899,6 +1114,34 @@ static int pj_one(struct mdcctl *g, int argc, char **argv, enum pj_one_kind kind
 	if (!(path = malloc(strlen(name) + 32))) {
 		mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
 		goto fail;
+	}
+	if (kind == PJ_DELETE) {
+		snprintf(q, sizeof(q), "delete pipeline job '%s'?", name);
+		if (!mdcctl_confirm(g, q)) {
+			rc = mdcctl_usage(g, "not deleting '%s': confirm on a terminal or give --yes",
+					  name);
+			goto out;
+		}
+		sprintf(path, PJ_API "/%s", name);
+		if (mdc_api_call(c, "DELETE", path, NULL, NULL, &job, &ctx))
+			goto fail;
+		if (g->async) {
+			if (g->format == MDCCTL_JSON)
+				pr_print_json(job);
+			else
+				printf("Request to delete the pipeline job [%s] has been sent.\n\n"
+				       "You can view the status of the delete operation with the "
+				       "command\n\n  $ mdcctl operations describe %s\n\n", name,
+				       mdc_json_get_str(job, "name", "?"));
+			goto out;
+		}
+		if (pr_wait(g, c, job, &done, &ctx))
+			goto fail;
+		if (g->format == MDCCTL_JSON)
+			pr_print_json(done);
+		else
+			printf("Deleted pipeline job [%s].\n", name);
+		goto out;
 	}
 	if (kind == PJ_CANCEL) {
 		sprintf(path, PJ_API "/%s:cancel", name);
@@ -925,6 +1168,7 @@ static int pj_one(struct mdcctl *g, int argc, char **argv, enum pj_one_kind kind
 fail:
 	rc = mdcctl_fail(g, &ctx);
 out:
+	json_object_put(done);
 	json_object_put(empty);
 	json_object_put(job);
 	free(path);
@@ -944,11 +1188,132 @@ static int pj_cancel(struct mdcctl *g, int argc, char **argv)
 	return pj_one(g, argc, argv, PJ_CANCEL);
 }
 
+static int pj_delete(struct mdcctl *g, int argc, char **argv)
+{
+	return pj_one(g, argc, argv, PJ_DELETE);
+}
+
+/* "RUNNING, task 2/3 train RUNNING" from the job's task details */
+static void pj_summary(const json_object *job, char *buf, size_t sz)
+{
+	json_object *td = mdc_json_get_arr(mdc_json_get_obj(job, "job_detail"), "task_details");
+	const char *state = mdc_json_get_str(job, "state", "?");
+	size_t n = td ? json_object_array_length(td) : 0;
+
+	if (!strncmp(state, "PIPELINE_STATE_", 15))
+		state += 15;
+	if (!n) {
+		snprintf(buf, sz, "%s", state);
+		return;
+	}
+	{
+		json_object *t = json_object_array_get_idx(td, n - 1);
+
+		snprintf(buf, sz, "%s, task %zu %s %s", state, n,
+			 mdc_json_get_str(t, "task_name", "?"), mdc_json_get_str(t, "state", "?"));
+	}
+}
+
+/* A terminal line that rewrites itself while waiting (stderr, TTY only) */
+static void pj_wait_progress(const json_object *job, double elapsed, bool end, void *arg)
+{
+	char line[256];
+
+	(void) arg;
+	if (end) {
+		fputc('\n', stderr);
+		return;
+	}
+	pj_summary(job, line, sizeof(line));
+	fprintf(stderr, "\r\033[Kwaiting for pipeline job [%s] %.0fs: %s",
+		mdc_pr_basename(mdc_json_get_str(job, "name", "?")), elapsed, line);
+	fflush(stderr);
+}
+
+/* Tasks that ran on on-demand resources say so in their status history. */
+static void pj_print_fallbacks(const json_object *job)
+{
+	json_object *td = mdc_json_get_arr(mdc_json_get_obj(job, "job_detail"), "task_details");
+
+	for (size_t i = 0; td && i < json_object_array_length(td); i++) {
+		json_object *t = json_object_array_get_idx(td, i);
+		json_object *hist = mdc_json_get_arr(t, "pipeline_task_status");
+
+		for (size_t h = 0; hist && h < json_object_array_length(hist); h++) {
+			json_object *st = json_object_array_get_idx(hist, h);
+			const char *msg = mdc_json_get_str(mdc_json_get_obj(st, "error"), "message", NULL);
+
+			if (msg && !strcmp(mdc_json_get_str(st, "state", ""), "RUNNING"))
+				printf("task %s: %s\n", mdc_json_get_str(t, "task_name", "?"), msg);
+		}
+	}
+}
+
+static int pj_wait(struct mdcctl *g, int argc, char **argv)
+{
+	static const struct option opts[] = { PR_COMMON_OPTS, { NULL, 0, NULL, 0 } };
+	struct mdc_pr_wait_opts wo = { 0 };
+	struct mdc_settings s = { 0 };
+	struct mdc_client *c = NULL;
+	struct mdc_ctx ctx;
+	json_object *job = NULL;
+	char *name = NULL, line[256];
+	int opt, rc = 0;
+
+	mdc_ctx_clear(&ctx);
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (!pr_common(g, opt, &rc)) {
+			if (rc)
+				goto out;
+			continue;
+		}
+		rc = opt == 'h' ? 0 : 2;
+		fprintf(rc ? stderr : stdout, "usage: mdcctl pipelines wait JOB_ID|NAME "
+			"[--project=P] [--region=L] [--format=text|json]\n"
+			"exits 0 when the run SUCCEEDED, non-zero when it FAILED or was CANCELLED\n");
+		goto out;
+	}
+	if (optind != argc - 1) {
+		rc = mdcctl_usage(g, "pipelines wait: give one pipeline job (id or full name)");
+		goto out;
+	}
+	if (mdcctl_settings(g, false, &s, &ctx) ||
+	    !(name = pr_full_name(&s, "pipelineJobs", argv[optind], &ctx)) ||
+	    mdc_client_new(&s, &c, &ctx))
+		goto fail;
+	wo.timeout_s = g->timeout;
+	wo.interrupted = &mdcctl_interrupted;
+	if (isatty(STDERR_FILENO) == 1 && g->format == MDCCTL_TEXT)
+		wo.progress = pj_wait_progress;
+	rc = mdc_pr_job_wait(c, name, &wo, &job, &ctx);
+	if (job && g->format == MDCCTL_JSON) {
+		mdc_json_del(job, "pipeline_spec");
+		pr_print_json(job);
+	} else if (job && (!rc || rc == MDC_ERR_OPFAILED)) {
+		pj_summary(job, line, sizeof(line));
+		printf("Pipeline job [%s]: %s.\n", name, line);
+		pj_print_fallbacks(job);
+	}
+	if (rc)
+		goto fail;
+	goto out;
+fail:
+	rc = mdcctl_fail(g, &ctx);
+out:
+	json_object_put(job);
+	free(name);
+	mdc_client_free(c);
+	mdc_settings_free(&s);
+	return rc;
+}
+
 static int pj_list(struct mdcctl *g, int argc, char **argv)
 {
 	json_object *all;
 	int rc = pr_fetch_list(g, argc, argv, "mdcctl pipelines list [--project=P] "
-			       "[--region=L] [--page-size=N] [--format=text|json]",
+			       "[--region=L] [--filter=EXPR] [--sort-by=[~]FIELD,...] "
+			       "[--page-size=N] [--format=text|json]",
 			       PJ_API, "pipelineJobs", "pipeline_jobs", &all);
 
 	if (rc >= 0)
@@ -984,9 +1349,11 @@ int cmd_pipelines(struct mdcctl *g, int argc, char **argv)
 {
 	static const struct pr_sub subs[] = {
 		{ "cancel", pj_cancel },
+		{ "delete", pj_delete },
 		{ "describe", pj_describe },
 		{ "list", pj_list },
 		{ "run", pj_run },
+		{ "wait", pj_wait },
 	};
 
 	return pr_dispatch(g, argc, argv, subs, sizeof(subs) / sizeof(subs[0]));
