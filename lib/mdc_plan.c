@@ -1423,6 +1423,7 @@ int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 	static const char *const keep[] = { "NodeSet", "DownNodes", "FrontendName", "Include", NULL };
 	struct mdc_buf out = MDC_BUF_INIT;
 	const char *line, *eol;
+	bool spec_part = false;
 	int rc = 0;
 
 	*base = NULL;
@@ -1444,8 +1445,10 @@ int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 		klen = key_len(s);
 		if (!klen || klen >= sizeof(key) || klen > len)
 			continue;	/* blank or comment */
-		if (key_is(s, klen, "PartitionName"))
+		if (key_is(s, klen, "PartitionName")) {
+			spec_part = true;
 			continue;	/* the spec's partitions replace them */
+		}
 		if (key_is(s, klen, "NodeName")) {
 			rc = put_node_line(&out, s, len, cluster);
 			continue;
@@ -1454,11 +1457,17 @@ int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 			kept |= key_is(s, klen, keep[i]);
 		memcpy(key, s, klen);
 		key[klen] = '\0';
-		/* a global line is the service's unless the spec sets that key:
-		 * the service writes plugins and defaults the spec never names */
+		/* a global line is the service's unless the spec sets that key
+		 * (the service writes plugins and defaults the spec never names)
+		 * or it comes after the part the spec renders: the service writes
+		 * its own lines first, so a line there was added by hand */
 		if (!kept) {
+			bool set = spec_sets(cluster, key), managed;
+
 			opt = sc_opt_find(key, SC_SCOPE_CLUSTER);
-			kept = (opt && (opt->flags & SC_OPT_MANAGED)) || !spec_sets(cluster, key);
+			managed = opt && (opt->flags & SC_OPT_MANAGED);
+			kept = !spec_part && (!set || managed);
+			spec_part |= set && !managed;
 		}
 		if (kept && (mdc_buf_add(&out, s, len) || mdc_buf_addc(&out, '\n')))
 			rc = MDC_ERR_NOMEM;

@@ -416,8 +416,10 @@ static void test_base(void **state)
 		"PriorityWeightAge=1000\n"
 		"priority_type=priority/multifactor\n"
 		"NodeName=cpu-[0-3] CPUs=8 Weight=10 Features=\"a b\" # hw\n"
+		"SlurmctldDebug=debug\n"	/* after the spec's keys: by hand */
 		"NodeSet=cpu Nodes=cpu-[0-3]\n"
-		"PartitionName=cpu Nodes=cpu Default=YES MaxTime=60\n";
+		"PartitionName=cpu Nodes=cpu Default=YES MaxTime=60\n"
+		"MinJobAge=60\n";		/* appended by hand */
 	struct mdc_ctx ctx;
 	json_object *cur = load("cluster.json"), *sets;
 	char *base = NULL;
