@@ -1221,6 +1221,29 @@ static int fmt_list(struct mdc_buf *out, const char *title, const struct mdc_str
 	return rc;
 }
 
+/* How and when the restart-needed keys take effect (the emulator does
+ * what the service does: a reload, a restart only for other nodes). */
+static int restart_note(struct mdc_buf *out, const struct mdc_strv *keys)
+{
+	bool nodes = false, settings = false;
+	int rc = 0;
+
+	for (size_t i = 0; i < keys->n; i++) {
+		if (mdc_startswith(keys->v[i], "node count"))
+			nodes = true;
+		else
+			settings = true;
+	}
+	if (settings)
+		rc = mdc_buf_adds(out, "  when: the service reloads slurm.conf (scontrol reconfigure) and "
+				  "does not restart slurmctld for a setting: it keeps its old value until "
+				  "slurmctld's next restart; mdcctl drift lists it as pending restart until then\n");
+	if (!rc && nodes)
+		rc = mdc_buf_adds(out, "  when: the service restarts slurmctld itself when it writes "
+				  "slurm.conf with other nodes\n");
+	return rc;
+}
+
 int mdc_plan_format(const struct mdc_plan *plan, struct mdc_buf *out)
 {
 	char *mask = NULL;
@@ -1256,6 +1279,8 @@ int mdc_plan_format(const struct mdc_plan *plan, struct mdc_buf *out)
 		rc = fmt_list(out, "node pools recreated", &plan->recreate, "none");
 	if (!rc)
 		rc = fmt_list(out, "restart needed", &plan->restart_keys, NULL);
+	if (!rc)
+		rc = restart_note(out, &plan->restart_keys);
 	if (!rc)
 		rc = fmt_list(out, "warning", &plan->warnings, NULL);
 	if (!rc)

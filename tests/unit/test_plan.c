@@ -331,7 +331,10 @@ static void test_format(void **state)
 		"updateMask: orchestrator_spec.slurm_spec.config\n"
 		"updateMode: USER_ONLY\n"
 		"node pools recreated: none\n"
-		"restart needed: SchedulerType\n");
+		"restart needed: SchedulerType\n"
+		"  when: the service reloads slurm.conf (scontrol reconfigure) and does not restart "
+		"slurmctld for a setting: it keeps its old value until slurmctld's next restart; "
+		"mdcctl drift lists it as pending restart until then\n");
 	q = mdc_plan_query(&plan);
 	assert_string_equal(q, "updateMask=orchestrator_spec.slurm_spec.config&updateMode=USER_ONLY");
 	free(q);
