@@ -942,6 +942,26 @@ static void usage_text(void)
 	       "  --dry-run    show what --adopt would send and send nothing\n");
 }
 
+/* The update regenerates slurm.conf: the runtime changes not adopted are
+ * lost then; say which, so nothing is lost in silence. */
+static void warn_left_out(struct mdcctl *g, const struct drifts *d)
+{
+	char scope[300];
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		n += !d->v[i].selected;
+	if (!n)
+		return;
+	fprintf(stderr, "%s: warning: this update regenerates slurm.conf: %zu runtime change%s not "
+		"adopted %s lost then:", g->progname, n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
+	for (size_t i = 0, k = 0; i < d->n; i++)
+		if (!d->v[i].selected)
+			fprintf(stderr, "%s %s %s", k++ ? "," : "",
+				scope_of(&d->v[i], scope, sizeof(scope)), d->v[i].key);
+	fputc('\n', stderr);
+}
+
 /* --adopt: select, plan, show, confirm, send. */
 static int adopt(struct mdcctl *g, struct view *v, const struct mdc_strv *sels, bool dry_run,
 		 struct mdc_client *c, struct mdc_settings *s, struct mdc_ctx *ctx)
@@ -974,6 +994,7 @@ static int adopt(struct mdcctl *g, struct view *v, const struct mdc_strv *sels, 
 	rc = mdc_plan_make(v->cluster, &in, &uo.plan, &plan, ctx);
 	if (rc && rc != MDC_ERR_REFUSED)
 		goto out;
+	warn_left_out(g, &v->set);
 	if (g->format == MDCCTL_TEXT) {
 		print_settings(&v->set, true);
 		if (mdc_plan_format(&plan, &b)) {
