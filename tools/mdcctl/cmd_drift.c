@@ -869,14 +869,14 @@ static void print_not_adoptable(const struct drifts *d)
 			       d->v[i].key, d->v[i].why_not);
 }
 
-static void print_pending(const struct drifts *p)
+static void print_pending(const struct drifts *p, bool first)
 {
 	char scope[300];
 
 	if (!p->n)
 		return;
-	printf("\npending restart: slurm.conf has these keys, slurmctld runs its old value until it "
-	       "restarts\n");
+	printf("%spending restart: slurm.conf has these keys, slurmctld runs its old value until it "
+	       "restarts\n", first ? "" : "\n");
 	printf("%-24s %-20s %-20s %s\n", "SCOPE", "KEY", "SLURMCTLD", "SLURM.CONF");
 	for (size_t i = 0; i < p->n; i++)
 		printf("%-24s %-20s %-20s %s\n", scope_of(&p->v[i], scope, sizeof(scope)), p->v[i].key,
@@ -922,7 +922,7 @@ static int print_report(struct mdcctl *g, const struct view *v, struct mdc_ctx *
 		       v->set.n, v->set.n == 1 ? "" : "s", v->set.n == 1 ? "it" : "them");
 		print_not_adoptable(&v->set);
 	}
-	print_pending(&v->pend);
+	print_pending(&v->pend, !v->set.n);
 	print_state(&v->state);
 	return 0;
 }
@@ -985,7 +985,7 @@ static int adopt(struct mdcctl *g, struct view *v, const struct mdc_strv *sels, 
 		} else {
 			printf("no drift: nothing to adopt\n");
 			print_not_adoptable(&v->set);
-			print_pending(&v->pend);
+			print_pending(&v->pend, false);
 		}
 		goto out;
 	}
