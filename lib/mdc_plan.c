@@ -1221,6 +1221,29 @@ static int fmt_list(struct mdc_buf *out, const char *title, const struct mdc_str
 	return rc;
 }
 
+/* How and when the restart-needed keys take effect (the emulator does
+ * what the service does: a reload, a restart only for other nodes). */
+static int restart_note(struct mdc_buf *out, const struct mdc_strv *keys)
+{
+	bool nodes = false, settings = false;
+	int rc = 0;
+
+	for (size_t i = 0; i < keys->n; i++) {
+		if (mdc_startswith(keys->v[i], "node count"))
+			nodes = true;
+		else
+			settings = true;
+	}
+	if (settings)
+		rc = mdc_buf_adds(out, "  when: the service reloads slurm.conf (scontrol reconfigure) and "
+				  "does not restart slurmctld for a setting: it keeps its old value until "
+				  "slurmctld's next restart; mdcctl drift lists it as pending restart until then\n");
+	if (!rc && nodes)
+		rc = mdc_buf_adds(out, "  when: the service restarts slurmctld itself when it writes "
+				  "slurm.conf with other nodes\n");
+	return rc;
+}
+
 int mdc_plan_format(const struct mdc_plan *plan, struct mdc_buf *out)
 {
 	char *mask = NULL;
@@ -1256,6 +1279,8 @@ int mdc_plan_format(const struct mdc_plan *plan, struct mdc_buf *out)
 		rc = fmt_list(out, "node pools recreated", &plan->recreate, "none");
 	if (!rc)
 		rc = fmt_list(out, "restart needed", &plan->restart_keys, NULL);
+	if (!rc)
+		rc = restart_note(out, &plan->restart_keys);
 	if (!rc)
 		rc = fmt_list(out, "warning", &plan->warnings, NULL);
 	if (!rc)
@@ -1423,6 +1448,7 @@ int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 	static const char *const keep[] = { "NodeSet", "DownNodes", "FrontendName", "Include", NULL };
 	struct mdc_buf out = MDC_BUF_INIT;
 	const char *line, *eol;
+	bool spec_part = false;
 	int rc = 0;
 
 	*base = NULL;
@@ -1444,8 +1470,10 @@ int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 		klen = key_len(s);
 		if (!klen || klen >= sizeof(key) || klen > len)
 			continue;	/* blank or comment */
-		if (key_is(s, klen, "PartitionName"))
+		if (key_is(s, klen, "PartitionName")) {
+			spec_part = true;
 			continue;	/* the spec's partitions replace them */
+		}
 		if (key_is(s, klen, "NodeName")) {
 			rc = put_node_line(&out, s, len, cluster);
 			continue;
@@ -1454,11 +1482,17 @@ int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 			kept |= key_is(s, klen, keep[i]);
 		memcpy(key, s, klen);
 		key[klen] = '\0';
-		/* a global line is the service's unless the spec sets that key:
-		 * the service writes plugins and defaults the spec never names */
+		/* a global line is the service's unless the spec sets that key
+		 * (the service writes plugins and defaults the spec never names)
+		 * or it comes after the part the spec renders: the service writes
+		 * its own lines first, so a line there was added by hand */
 		if (!kept) {
+			bool set = spec_sets(cluster, key), managed;
+
 			opt = sc_opt_find(key, SC_SCOPE_CLUSTER);
-			kept = (opt && (opt->flags & SC_OPT_MANAGED)) || !spec_sets(cluster, key);
+			managed = opt && (opt->flags & SC_OPT_MANAGED);
+			kept = !spec_part && (!set || managed);
+			spec_part |= set && !managed;
 		}
 		if (kept && (mdc_buf_add(&out, s, len) || mdc_buf_addc(&out, '\n')))
 			rc = MDC_ERR_NOMEM;

@@ -67,8 +67,10 @@ void mdc_plan_free(struct mdc_plan *plan);
  * lines without the keys CLUSTER's node_sets add to them (CLUSTER may be
  * NULL); drops comments, partitions and the spec's settings, so that
  * rendering the spec over it gives back the live file when both agree.
- * Consequence: a key added straight into the live file looks like the
- * service's; edit a copy (mdcctl edit, mdcctl plan FILE) to add one.
+ * The service writes its own lines first, then what the spec renders
+ * (its config keys, then partitions): a global line after the first
+ * PartitionName line or the first key the spec sets was added by hand
+ * and is left out, so that plan and drift see it as a change.
  * *BASE is malloc'ed; the caller frees it. */
 int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 		  struct mdc_ctx *ctx);

@@ -4,12 +4,13 @@
 . "$top_srcdir/tests/lib/tap.sh"
 
 lab=$top_srcdir/scripts/slurm-lab
-plan 17
+plan 21
 
 out=$("$lab" --help 2>&1); rc=$?
 is "$rc" 0 "--help exits 0"
 like "$out" '^ *slurm-lab up DIR \[--managed\]' "--help shows the up synopsis"
 like "$out" '^ *slurm-lab down DIR$' "--help shows down"
+like "$out" '\[--lro-seconds S\]' "--help shows --lro-seconds"
 like "$("$lab" --version 2>&1)" '^slurm-lab [0-9]+\.[0-9]+\.[0-9]+$' "--version prints name and version"
 
 # usage ERROR-REGEX ARGS...: exit 2, one line naming the problem, no DIR made
@@ -28,6 +29,9 @@ usage "unknown option '--frobnicate'" up "$TEST_DIR/x" --frobnicate
 usage "option '--port-base' needs a value" up "$TEST_DIR/x" --port-base
 usage "invalid --port-base 'abc'" up "$TEST_DIR/x" --port-base abc
 usage "invalid --port-base '80'" up "$TEST_DIR/x" --port-base 80
+usage "invalid --lro-seconds '-1'" up "$TEST_DIR/x" --managed --lro-seconds -1
+usage "invalid --lro-seconds 'soon'" up "$TEST_DIR/x" --managed --lro-seconds=soon
+usage "--lro-seconds needs --managed" up "$TEST_DIR/x" --lro-seconds 0
 usage "--plugindir '$TEST_DIR/none' is not a directory" up "$TEST_DIR/x" --plugindir "$TEST_DIR/none"
 usage "unexpected argument 'y'" up "$TEST_DIR/x" y
 usage 'down needs exactly one directory' down

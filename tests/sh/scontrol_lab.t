@@ -40,8 +40,8 @@ is "$out" "no drift: the live slurmctld matches the managed spec" "a fresh lab h
 ok "scontrol update PartitionName=debug MaxTime=30 PriorityTier=4" \
 	scontrol update PartitionName=debug MaxTime=30 PriorityTier=4
 out=$("$MDCCTL" drift)
-is "$out" "$(printf '%-24s %-20s %-20s %s\n' SCOPE KEY LIVE MANAGED \
-	'partition debug' MaxTime 00:30:00 UNLIMITED 'partition debug' PriorityTier 4 1)
+is "$out" "$(printf '%-24s %-20s %-20s %-20s %s\n' SCOPE KEY LIVE MANAGED SOURCE \
+	'partition debug' MaxTime 00:30:00 UNLIMITED slurmctld 'partition debug' PriorityTier 4 1 slurmctld)
 2 runtime changes the next regeneration would lose (mdcctl drift --adopt persists them)" \
 	"drift lists each runtime change with live and managed values"
 before=$(patches)

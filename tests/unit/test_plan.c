@@ -331,7 +331,10 @@ static void test_format(void **state)
 		"updateMask: orchestrator_spec.slurm_spec.config\n"
 		"updateMode: USER_ONLY\n"
 		"node pools recreated: none\n"
-		"restart needed: SchedulerType\n");
+		"restart needed: SchedulerType\n"
+		"  when: the service reloads slurm.conf (scontrol reconfigure) and does not restart "
+		"slurmctld for a setting: it keeps its old value until slurmctld's next restart; "
+		"mdcctl drift lists it as pending restart until then\n");
 	q = mdc_plan_query(&plan);
 	assert_string_equal(q, "updateMask=orchestrator_spec.slurm_spec.config&updateMode=USER_ONLY");
 	free(q);
@@ -416,8 +419,10 @@ static void test_base(void **state)
 		"PriorityWeightAge=1000\n"
 		"priority_type=priority/multifactor\n"
 		"NodeName=cpu-[0-3] CPUs=8 Weight=10 Features=\"a b\" # hw\n"
+		"SlurmctldDebug=debug\n"	/* after the spec's keys: by hand */
 		"NodeSet=cpu Nodes=cpu-[0-3]\n"
-		"PartitionName=cpu Nodes=cpu Default=YES MaxTime=60\n";
+		"PartitionName=cpu Nodes=cpu Default=YES MaxTime=60\n"
+		"MinJobAge=60\n";		/* appended by hand */
 	struct mdc_ctx ctx;
 	json_object *cur = load("cluster.json"), *sets;
 	char *base = NULL;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# mdcctl drift's command line: --help, and usage errors (exit 2) that
+# reach no cluster and no slurmctld.  Needs neither root nor Slurm.
+. "$top_srcdir/tests/lib/tap.sh"
+
+plan 12
+export MDC_CONF=/dev/null MDC_ENDPOINT=http://127.0.0.1:9 SLURM_CONF=/nonexistent
+export MDC_CLUSTER=projects/p/locations/l/modelDevelopmentClusters/c
+
+out=$("$top_builddir/mdcctl" drift --help 2>&1); rc=$?
+is "$rc" 0 "drift --help exits 0"
+like "$out" '^usage: mdcctl drift \[--adopt \[--key KEY\]\.\.\. \[--dry-run\]\]$' "it shows the synopsis"
+like "$out" 'PartitionName=P\[:KEY\]' "and the --key forms"
+
+# usage ERROR-REGEX ARGS...: exit 2 and the message, nothing reached
+usage() {
+	local want=$1 out rc; shift
+	out=$("$top_builddir/mdcctl" drift "$@" 2>&1); rc=$?
+	if [ "$rc" = 2 ] && printf '%s' "$out" | grep -Eq -- "$want"; then
+		pass "drift $* -> exit 2: $out"
+	else
+		fail "drift $* -> exit 2 matching /$want/" "exit $rc" "$out"
+	fi
+}
+usage "--key goes with --adopt" --key MinJobAge
+usage "--dry-run goes with --adopt" --dry-run
+usage "--key needs a value" --adopt --key
+usage "--key 'PartitionName=': use KEY, PartitionName=P\[:KEY\]" --adopt --key PartitionName=
+usage "--key 'Bogus=x:y': use KEY" --adopt --key Bogus=x:y
+usage "--key 'a:b': use KEY" --adopt --key=a:b
+usage "unknown argument '--force'" --force
+usage "unknown argument 'extra'" extra
+like "$("$top_builddir/mdcctl" --help 2>&1)" '^  drift  ' "mdcctl --help lists drift"
