@@ -136,7 +136,9 @@ int mdc_managed_conf_get(const char *path, const char *key, bool missing_ok,
 	*val = NULL;
 	if (missing_ok && access(path, F_OK) != 0 && errno == ENOENT)
 		return 0;
-	if ((rc = mdc_read_file(path, &text, NULL, ctx)))
+	/* never blocks (a FIFO here used to wedge every sbatch): a regular
+	 * file only, opened O_NONBLOCK, bounded */
+	if ((rc = mdc_read_regular(path, MDC_MANAGED_CONF_MAX, 0, &text, NULL, ctx)))
 		goto out;
 	for (line = text; line; line = next) {
 		if ((next = strchr(line, '\n')))

@@ -16,6 +16,8 @@
 
 #define MDC_MANAGED_SLURM_CONF "/etc/slurm/slurm.conf"
 #define MDC_MANAGED_MDC_CONF "/etc/slurm/mdc.conf"
+/* mdc.conf is a dozen lines; anything bigger is not one */
+#define MDC_MANAGED_CONF_MAX (1024 * 1024)
 
 struct mdc_managed {
 	char *path;			/* the slurm.conf that was read */
