@@ -76,7 +76,7 @@ bool mdc_url_is_loopback(const char *url);
  * never NULL on success); *RETRY_AFTER_S the Retry-After header in
  * seconds (-1 when absent).  Transport failures are MDC_ERR_HTTP (a
  * timeout is MDC_ERR_TIMEOUT) with curl's message; a body over MAX_BYTES
- * (0: 64 MiB) is MDC_ERR_HTTP; Ctrl-C (mdc_intr_watch) stops the transfer
+ * (0: 64 MiB) is MDC_ERR_API (not worth a retry); Ctrl-C (mdc_intr_watch) stops the transfer
  * with MDC_ERR_INTERRUPTED.  The URL is checked as mdc_url_check; plain
  * http never goes through a proxy, and an Authorization header over plain
  * http to a host that is not loopback is MDC_ERR_REFUSED before any

@@ -263,7 +263,8 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 		goto out;
 	}
 	if (sink.too_big || cc == CURLE_FILESIZE_EXCEEDED) {
-		rc = mdc_fail(ctx, MDC_ERR_HTTP, "%s %s: the answer is larger than %zu bytes: "
+		/* a server fault, not a transient one: MDC_ERR_API is not retried */
+		rc = mdc_fail(ctx, MDC_ERR_API, "%s %s: the answer is larger than %zu bytes: "
 			      "refused", req->method, req->url, sink.max);
 		goto out;
 	}
