@@ -266,7 +266,7 @@ int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
 		}
 		if (!told && waited >= MDC_LOCK_NOTICE_S) {
 			mdc_lock_holder(f, holder, sizeof(holder));
-			mdc_info("waiting for the writer lock '%s/%s', held by %s (up to %.0f s)",
+			mdc_warn("waiting for the writer lock '%s/%s', held by %s (up to %.0f s)",
 				 dir, name.s, holder, timeout_s);
 			told = true;
 		}
