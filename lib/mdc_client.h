@@ -189,6 +189,10 @@ double mdc_lro_delay(unsigned n);
  * error who holds it; stops on *INTERRUPTED or Ctrl-C (mdc_intr_watch)
  * with MDC_ERR_INTERRUPTED.  *FD gets the descriptor to pass to
  * mdc_lock_release. */
+/* How long a writer waits for the lock unless told otherwise: the length
+ * of a long operation, not an hour (anyone able to open the file can hold
+ * it; the wait names the holder after a few seconds). */
+#define MDC_LOCK_WAIT_DEFAULT_S 600.0
 int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
 		     double timeout_s, volatile sig_atomic_t *interrupted, int *fd,
 		     struct mdc_ctx *ctx);
@@ -207,7 +211,8 @@ struct mdc_update_opts {
 	bool (*confirm)(const struct mdc_plan *plan, void *arg);
 	void *confirm_arg;
 	struct mdc_lro_opts lro;
-	double lock_timeout_s;			/* 0 = the LRO timeout */
+	double lock_timeout_s;			/* 0 = the LRO timeout if set, else
+						 * MDC_LOCK_WAIT_DEFAULT_S */
 	double updating_timeout_s;		/* wait for UPDATING to end; 0 = the LRO timeout */
 };
 /* In mdc_update_run: a cancelled confirmation is MDC_ERR_REFUSED with the

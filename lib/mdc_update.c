@@ -57,6 +57,15 @@ static int mdc_update_fresh(struct mdc_client *c, const char *name,
 	}
 }
 
+/* True when every masked path of A and B holds the same value. */
+static bool mdc_update_same(const json_object *a, const json_object *b, const struct mdc_strv *mask)
+{
+	for (size_t i = 0; i < mask->n; i++)
+		if (!mdc_json_equal(mdc_json_get_path(a, mask->v[i]), mdc_json_get_path(b, mask->v[i])))
+			return false;
+	return true;
+}
+
 /* The PATCH's answer was lost: look again and say what is there. */
 static int mdc_update_unknown(struct mdc_client *c, const char *name,
 			      const struct mdc_plan *plan, int err, const char *why,
@@ -64,8 +73,8 @@ static int mdc_update_unknown(struct mdc_client *c, const char *name,
 {
 	json_object *now = NULL;
 	struct mdc_ctx tmp;
-	bool present = true;
 	const char *state;
+	bool present;
 	int rc;
 
 	mdc_ctx_clear(&tmp);
@@ -75,12 +84,9 @@ static int mdc_update_unknown(struct mdc_client *c, const char *name,
 			      "trying again", why, tmp.msg);
 		goto out;
 	}
-	for (size_t i = 0; i < plan->mask.n && plan->result; i++)
-		if (!mdc_json_equal(mdc_json_get_path(now, plan->mask.v[i]),
-				    mdc_json_get_path(plan->result, plan->mask.v[i])))
-			present = false;
+	present = plan->result && mdc_update_same(now, plan->result, &plan->mask);
 	state = mdc_json_get_str(now, "state", "");
-	if (present && plan->result)
+	if (present)
 		rc = mdc_fail(ctx, err, "%s; re-read the cluster: the change is present (state %s), "
 			      "nothing was resent", why, *state ? state : "unknown");
 	else if (!strcmp(state, "UPDATING"))
@@ -95,15 +101,6 @@ static int mdc_update_unknown(struct mdc_client *c, const char *name,
 out:
 	json_object_put(now);
 	return rc;
-}
-
-/* True when every masked path of A and B holds the same value. */
-static bool mdc_update_same(const json_object *a, const json_object *b, const struct mdc_strv *mask)
-{
-	for (size_t i = 0; i < mask->n; i++)
-		if (!mdc_json_equal(mdc_json_get_path(a, mask->v[i]), mdc_json_get_path(b, mask->v[i])))
-			return false;
-	return true;
 }
 
 /* Just before the PATCH: is the cluster still the one the plan was made
@@ -157,7 +154,7 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 {
 	struct mdc_plan local, *plan = plan_out ? plan_out : &local;
 	double lock_timeout = o->lock_timeout_s > 0 ? o->lock_timeout_s :
-			      o->lro.timeout_s > 0 ? o->lro.timeout_s : 3600;
+			      o->lro.timeout_s > 0 ? o->lro.timeout_s : MDC_LOCK_WAIT_DEFAULT_S;
 	json_object *cluster = NULL, *op = NULL, *done = NULL;
 	const char *op_name;
 	struct mdc_ctx tmp;

@@ -328,7 +328,8 @@ int cmd_update(struct mdcctl *g, int argc, char **argv)
 		goto fail;
 	}
 	if ((rc = mdc_client_new(&s, &c, &ctx)) ||
-	    (rc = mdc_lock_acquire(s.lock_dir, s.endpoint, s.cluster, g->timeout > 0 ? g->timeout : 3600,
+	    (rc = mdc_lock_acquire(s.lock_dir, s.endpoint, s.cluster,
+				   g->timeout > 0 ? g->timeout : MDC_LOCK_WAIT_DEFAULT_S,
 				   &mdcctl_interrupted, &lock, &ctx)))
 		goto fail;
 	for (unsigned n = 0;; n++) {
