@@ -82,14 +82,24 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 	double start = mdc_mono(), delay;
 	bool shown = false;
 	json_object *op = NULL, *err;
+	struct mdc_ctx tmp;
 	int rc = 0;
 
 	*done = NULL;
 	for (unsigned n = 0;; n++) {
 		json_object_put(op);
 		op = NULL;
-		if ((rc = mdc_operation_get(c, op_name, &op, ctx)))
+		mdc_ctx_clear(&tmp);
+		if ((rc = mdc_operation_get(c, op_name, &op, &tmp))) {
+			if (rc == MDC_ERR_INTERRUPTED)
+				goto interrupted;	/* Ctrl-C during the poll itself */
+			mdc_fail(ctx, rc, "%s", tmp.msg);
+			if (ctx) {
+				ctx->http_code = tmp.http_code;
+				memcpy(ctx->status, tmp.status, sizeof(ctx->status));
+			}
 			goto out;
+		}
 		if (mdc_json_get_bool(op, "done", false))
 			break;
 		if (progress) {
@@ -108,12 +118,8 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 				      "wait with 'mdcctl operations wait %s'", op_name, timeout, op_name);
 			goto out;
 		}
-		if (!mdc_sleep(delay, intr)) {
-			rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED,
-				      "stopped waiting; operation '%s' continues: resume with "
-				      "'mdcctl operations wait %s'", op_name, op_name);
-			goto out;
-		}
+		if (!mdc_sleep(delay, intr))
+			goto interrupted;
 	}
 	if (shown)
 		mdc_lro_show(o, mdc_mono() - start, op, true);
@@ -125,6 +131,10 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 	}
 	*done = op;
 	op = NULL;
+	goto out;
+interrupted:
+	rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "stopped waiting; operation '%s' continues: "
+		      "resume with 'mdcctl operations wait %s'", op_name, op_name);
 out:
 	if (shown && rc && rc != MDC_ERR_OPFAILED)
 		mdc_lro_show(o, mdc_mono() - start, NULL, true);	/* end the line before the error */
