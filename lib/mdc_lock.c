@@ -129,7 +129,9 @@ static long mdc_lock_local_pid(int fd)
 	while (!pid && fgets(line, sizeof(line), f)) {
 		if (strstr(line, "->") ||
 		    sscanf(line, "%*d: %15s %*s %*s %ld %63s", type, &p, dev) != 3 ||
-		    strcmp(type, "FLOCK") || sscanf(dev, "%x:%x:%llu", &maj, &min, &ino) != 3)
+		    /* POSIX: how NFS clients carry flock() locks */
+		    (strcmp(type, "FLOCK") && strcmp(type, "POSIX")) ||
+		    sscanf(dev, "%x:%x:%llu", &maj, &min, &ino) != 3)
 			continue;
 		if (ino == (unsigned long long) st.st_ino && maj == major(st.st_dev) &&
 		    min == minor(st.st_dev))
@@ -197,7 +199,8 @@ static void mdc_lock_holder(int fd, char *out, size_t outsz)
 				 have && rpid == pid && !strcmp(host, me) ? when : "");
 		else
 			snprintf(out, outsz, "pid %ld (%s)", pid, comm);
-	} else if (have && strcmp(host, me)) {
+	} else if (have) {
+		/* not held from here: another node (shared directory), as it recorded */
 		snprintf(out, outsz, "pid %ld on host %s (%s, uid %u)%s, as it recorded", rpid, host,
 			 cmd, ruid, when);
 	} else {
