@@ -15,43 +15,16 @@
 #include "mdc_client_int.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
+#include "mdc_proc.h"
 #include "mdc_str.h"
 
 #define MDC_RETRIES 5
 #define MDC_RETRY_CAP_S 30.0
 
-bool mdc_url_is_loopback(const char *url)
-{
-	const char *h = strstr(url, "://");
-	char host[256];
-	size_t n;
-
-	if (!h)
-		return false;
-	h += 3;
-	if (*h == '[') {
-		n = strcspn(h, "]");
-		return n == 4 && !strncmp(h, "[::1", 4);
-	}
-	n = strcspn(h, ":/?#");
-	if (n == 0 || n >= sizeof(host) || memchr(h, '@', n))
-		return false;
-	memcpy(host, h, n);
-	host[n] = '\0';
-	if (!strcasecmp(host, "localhost"))
-		return true;
-	/* 127.0.0.0/8 in dotted form only */
-	if (strncmp(host, "127.", 4))
-		return false;
-	for (const char *p = host; *p; p++)
-		if (!isdigit((unsigned char) *p) && *p != '.')
-			return false;
-	return true;
-}
-
 int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct mdc_ctx *ctx)
 {
 	struct mdc_client *c = NULL;
+	bool is_http = false, loopback = false;
 	const char *env;
 	size_t n;
 	int rc = 0;
@@ -64,7 +37,11 @@ int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct
 				s->endpoint);
 	if (!mdc_startswith(s->endpoint, "https://") && !mdc_startswith(s->endpoint, "http://"))
 		return mdc_fail(ctx, MDC_ERR_INVAL, "endpoint '%s': use an https:// URL", s->endpoint);
-	if (mdc_startswith(s->endpoint, "http://") && !mdc_url_is_loopback(s->endpoint))
+	if ((rc = mdc_url_check(s->endpoint, &is_http, &loopback, ctx))) {
+		mdc_ctx_prefix(ctx, "endpoint");
+		return rc;
+	}
+	if (is_http && !loopback)
 		return mdc_fail(ctx, MDC_ERR_REFUSED,
 				"endpoint '%s': plain http is refused for a non-loopback host (the token "
 				"would travel in clear); use https://", s->endpoint);
@@ -80,12 +57,13 @@ int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct
 	n = strlen(c->endpoint);
 	while (n > 0 && c->endpoint[n - 1] == '/')
 		c->endpoint[--n] = '\0';
-	c->loopback = mdc_startswith(c->endpoint, "http://");
+	c->loopback = is_http;
 	c->connect_timeout_s = 10;
 	c->timeout_s = 60;
 	c->max_retries = MDC_RETRIES;
 	c->retry_base_s = 1.0;
 	c->retry_cap_s = MDC_RETRY_CAP_S;
+	c->retry_after_s = -1;
 	/* tests shorten the backoff; the shape stays the same */
 	if ((env = getenv("MDC_RETRY_BASE_MS")) && *env)
 		c->retry_base_s = atof(env) / 1000.0;
@@ -241,18 +219,6 @@ int mdc_api_error(long http_code, const char *body, size_t len, double *retry_de
 	return e;
 }
 
-static void mdc_sleep(double s)
-{
-	struct timespec ts;
-
-	if (s <= 0)
-		return;
-	ts.tv_sec = (time_t) s;
-	ts.tv_nsec = (long) ((s - (double) ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) < 0)
-		;
-}
-
 int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		 const char *query, const json_object *body, json_object **resp,
 		 struct mdc_ctx *ctx)
@@ -303,9 +269,11 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 			}
 			wait = mdc_backoff(attempt, c->retry_base_s, c->retry_cap_s);
 			mdc_info("%s; retrying in %.1f s", tmp.msg, wait);
-			mdc_sleep(wait);
+			if (!mdc_sleep(wait, NULL))
+				goto interrupted;
 			continue;
 		}
+		c->retry_after_s = r.retry_after_s;
 		if (r.status >= 200 && r.status < 300)
 			break;
 		/* a rejected token from a source that expires (metadata server,
@@ -338,7 +306,8 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		if (wait > c->retry_cap_s)
 			wait = c->retry_cap_s;
 		mdc_info("%s; retrying in %.1f s", tmp.msg, wait);
-		mdc_sleep(wait);
+		if (!mdc_sleep(wait, NULL))
+			goto interrupted;
 	}
 	/* empty bodies (DELETE of some resources) are fine */
 	if (resp && r.len && strspn(r.body, " \t\r\n") < r.len) {
@@ -353,6 +322,11 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		*resp = norm;
 	}
 	rc = 0;
+	goto out;
+interrupted:
+	/* only GETs are retried, so nothing was changed by the attempts */
+	rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted while waiting to retry %s %s (%s)",
+		      method, path, tmp.msg);
 out:
 	json_object_put(obj);
 	mdc_http_resp_free(&r);

@@ -22,6 +22,9 @@
 #define MDC_TOKEN_MARGIN_S 60
 /* gcloud does not tell us the lifetime; its tokens live an hour */
 #define MDC_GCLOUD_TTL_S 1800
+/* OAuth access tokens are ~2 KiB, JWTs a few: a token file or a metadata
+ * answer bigger than this is not one */
+#define MDC_TOKEN_MAX_BYTES (64 * 1024)
 
 /* A token goes into an HTTP header: printable, no spaces, not empty. */
 static bool mdc_token_ok(const char *t)
@@ -57,7 +60,9 @@ static int mdc_auth_from_file(struct mdc_client *c, struct mdc_ctx *ctx)
 	char *text = NULL, *nl;
 	int rc;
 
-	if ((rc = mdc_read_file(c->token_file, &text, NULL, ctx))) {
+	/* a regular file only the owner can read, as ssh treats a key */
+	if ((rc = mdc_read_regular(c->token_file, MDC_TOKEN_MAX_BYTES, MDC_READ_PRIVATE, &text,
+				   NULL, ctx))) {
 		mdc_ctx_prefix(ctx, "token file");
 		if (ctx)
 			ctx->err = MDC_ERR_AUTH;
@@ -79,7 +84,7 @@ static int mdc_auth_from_metadata(struct mdc_client *c, const char *url, struct 
 	static const char *const hdrs[] = { "Metadata-Flavor: Google", NULL };
 	struct mdc_http_req req = {
 		.method = "GET", .url = url, .headers = hdrs,
-		.connect_timeout_s = 2, .timeout_s = 10,
+		.connect_timeout_s = 2, .timeout_s = 10, .max_bytes = MDC_TOKEN_MAX_BYTES,
 	};
 	struct mdc_http_resp resp;
 	struct mdc_ctx tmp;
@@ -89,7 +94,10 @@ static int mdc_auth_from_metadata(struct mdc_client *c, const char *url, struct 
 	int rc;
 
 	mdc_ctx_clear(&tmp);
-	if (mdc_http_do(&req, &resp, &tmp)) {
+	if ((rc = mdc_http_do(&req, &resp, &tmp))) {
+		/* a bad MDC_METADATA_URL or Ctrl-C is not "no server here" */
+		if (rc != MDC_ERR_HTTP && rc != MDC_ERR_TIMEOUT)
+			return mdc_fail(ctx, rc, "metadata server: %s", tmp.msg);
 		mdc_debug("no metadata server: %s", tmp.msg);
 		return 1;
 	}

@@ -60,7 +60,14 @@ struct mdc_client;
 int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct mdc_ctx *ctx);
 void mdc_client_free(struct mdc_client *c);
 
-/* True when URL's host is 127.0.0.0/8, ::1 or "localhost". */
+/* Parse URL with libcurl's parser (the one that picks the host to
+ * contact): MDC_ERR_INVAL when malformed or neither http nor https,
+ * MDC_ERR_REFUSED when it carries a user name or password before '@'
+ * ("http://localhost:x@192.0.2.2/" goes to 192.0.2.2).  *IS_HTTP and
+ * *LOOPBACK (each may be NULL) say whether it is plain http and whether
+ * its host is 127.0.0.0/8, ::1 or "localhost". */
+int mdc_url_check(const char *url, bool *is_http, bool *loopback, struct mdc_ctx *ctx);
+/* True when mdc_url_check accepts URL and its host is loopback. */
 bool mdc_url_is_loopback(const char *url);
 
 /* Transport (mdc_http.c).  One request; never retries.  HEADERS: NULL-
@@ -68,7 +75,12 @@ bool mdc_url_is_loopback(const char *url);
  * returns 0 with *STATUS set and *BODY the malloc'ed body (caller frees,
  * never NULL on success); *RETRY_AFTER_S the Retry-After header in
  * seconds (-1 when absent).  Transport failures are MDC_ERR_HTTP (a
- * timeout is MDC_ERR_TIMEOUT) with curl's message.  Timeouts in seconds. */
+ * timeout is MDC_ERR_TIMEOUT) with curl's message; a body over MAX_BYTES
+ * (0: 64 MiB) is MDC_ERR_API (not worth a retry); Ctrl-C (mdc_intr_watch) stops the transfer
+ * with MDC_ERR_INTERRUPTED.  The URL is checked as mdc_url_check; plain
+ * http never goes through a proxy, and an Authorization header over plain
+ * http to a host that is not loopback is MDC_ERR_REFUSED before any
+ * connection.  Timeouts in seconds. */
 struct mdc_http_req {
 	const char *method;
 	const char *url;
@@ -76,6 +88,7 @@ struct mdc_http_req {
 	const char *body;		/* NULL = none */
 	long connect_timeout_s;
 	long timeout_s;
+	size_t max_bytes;		/* 0 = 64 MiB */
 };
 struct mdc_http_resp {
 	long status;
@@ -144,7 +157,8 @@ int mdc_cluster_patch(struct mdc_client *c, const char *name, const json_object 
 		      const struct mdc_strv *mask, enum mdc_update_mode mode,
 		      json_object **op, struct mdc_ctx *ctx);
 
-/* Waiting for an operation (backoff 1 s x1.4, cap 30 s).  PROGRESS: a
+/* Waiting for an operation (polls after 0.1 s, x1.5, cap 15 s; a
+ * Retry-After on the poll's answer is honoured up to 60 s).  PROGRESS: a
  * terminal line with elapsed time and progressMessage on stderr.
  * INTERRUPTED, when set by a signal handler, stops the wait with
  * MDC_ERR_INTERRUPTED (the message says how to resume).  *DONE gets the
@@ -162,16 +176,26 @@ struct mdc_lro_opts {
 };
 int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro_opts *o,
 		 json_object **done, struct mdc_ctx *ctx);
-/* The LRO's delay after poll N (0-based): 1 s x1.4^N, capped at 30 s. */
+/* The LRO's delay after poll N (0-based): 0.1 s x1.5^N, capped at 15 s. */
 double mdc_lro_delay(unsigned n);
 
-/* Writer lock (mdc_lock.c): an flock()ed file "mdc-<cluster>.lock" in DIR
- * (NULL: MDC_LOCK_DIR's default, /run/lock when writable, else $TMPDIR or
- * /tmp).  Waits up to TIMEOUT_S (0 = fail at once with MDC_ERR_CONFLICT),
- * stops on *INTERRUPTED.  *FD gets the descriptor to pass to
+/* Writer lock (mdc_lock.c): an flock()ed file "mdc-<id>-<hash>.lock" in
+ * DIR (NULL: /run/lock when writable, else $TMPDIR or /tmp), the hash
+ * taken over ENDPOINT and the full CLUSTER name.  DIR must belong to root
+ * or the caller and, when others may write to it, be sticky
+ * (MDC_ERR_REFUSED); a symlink or non-regular file at the lock path is
+ * refused.  Waits up to TIMEOUT_S (0 = fail at once with
+ * MDC_ERR_CONFLICT), telling (mdc_info) after a few seconds and in the
+ * error who holds it; stops on *INTERRUPTED or Ctrl-C (mdc_intr_watch)
+ * with MDC_ERR_INTERRUPTED.  *FD gets the descriptor to pass to
  * mdc_lock_release. */
-int mdc_lock_acquire(const char *dir, const char *cluster, double timeout_s,
-		     volatile sig_atomic_t *interrupted, int *fd, struct mdc_ctx *ctx);
+/* How long a writer waits for the lock unless told otherwise: the length
+ * of a long operation, not an hour (anyone able to open the file can hold
+ * it; the wait names the holder after a few seconds). */
+#define MDC_LOCK_WAIT_DEFAULT_S 600.0
+int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
+		     double timeout_s, volatile sig_atomic_t *interrupted, int *fd,
+		     struct mdc_ctx *ctx);
 void mdc_lock_release(int fd);
 
 /* The safe write (C14): take the writer lock, GET the cluster, wait while
@@ -187,7 +211,8 @@ struct mdc_update_opts {
 	bool (*confirm)(const struct mdc_plan *plan, void *arg);
 	void *confirm_arg;
 	struct mdc_lro_opts lro;
-	double lock_timeout_s;			/* 0 = the LRO timeout */
+	double lock_timeout_s;			/* 0 = the LRO timeout if set, else
+						 * MDC_LOCK_WAIT_DEFAULT_S */
 	double updating_timeout_s;		/* wait for UPDATING to end; 0 = the LRO timeout */
 };
 /* In mdc_update_run: a cancelled confirmation is MDC_ERR_REFUSED with the

@@ -20,6 +20,7 @@ struct mdc_client {
 	unsigned max_retries;		/* GETs and polls only */
 	double retry_base_s;		/* first backoff (MDC_RETRY_BASE_MS for tests) */
 	double retry_cap_s;
+	double retry_after_s;		/* the last answer's Retry-After (-1: none) */
 };
 
 #endif

@@ -27,6 +27,7 @@ static const struct {
 	[MDC_ERR_INTERRUPTED]	= { "interrupted", 130 },
 	[MDC_ERR_VERIFY]	= { "verification failed", 10 },
 	[MDC_ERR_INTERNAL]	= { "internal error", 1 },
+	[MDC_ERR_LOST]		= { "change overwritten", 11 },
 };
 
 const char *mdc_strerror(enum mdc_err err)

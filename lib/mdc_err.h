@@ -28,6 +28,7 @@ enum mdc_err {
 	MDC_ERR_INTERRUPTED,	/* Ctrl-C while waiting */
 	MDC_ERR_VERIFY,		/* applied, but Slurm does not show it */
 	MDC_ERR_INTERNAL,	/* a bug */
+	MDC_ERR_LOST,		/* applied, then overwritten by another writer */
 	MDC_ERR_MAX
 };
 

@@ -1,19 +1,32 @@
 /* mdc_lock.c - writer serialisation (C14): the API has no etag, so the
  * writers of one cluster take an flock()ed file first.  Put the directory
  * on a shared file system (a /home dir) and several login nodes serialise
- * too.  (owner: client) */
+ * too; without one, mdc_update_run's read-back still catches a lost
+ * update.  The file is keyed by endpoint and cluster, opened without
+ * following symlinks in a directory nobody else can rearrange, and a
+ * writer kept waiting is told who holds it.  (owner: client) */
 #include "config.h"
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 #include "mdc_buf.h"
 #include "mdc_client.h"
+#include "mdc_log.h"
+#include "mdc_proc.h"
 #include "mdc_str.h"
+
+/* after this long waiting, say once who holds the lock */
+#define MDC_LOCK_NOTICE_S 3.0
+#define MDC_LOCK_RECORD_MAX 512
 
 static const char *mdc_lock_default_dir(void)
 {
@@ -24,57 +37,257 @@ static const char *mdc_lock_default_dir(void)
 	return t && *t ? t : "/tmp";
 }
 
-int mdc_lock_acquire(const char *dir, const char *cluster, double timeout_s,
-		     volatile sig_atomic_t *interrupted, int *fd, struct mdc_ctx *ctx)
+/* The directory must not let another user replace or plant the lock file:
+ * owned by root or us, and when others may write to it, sticky (as
+ * /run/lock and /tmp are).  *DFD gets it opened, for openat. */
+static int mdc_lock_dir_open(const char *dir, int *dfd, struct mdc_ctx *ctx)
 {
-	struct mdc_buf path = MDC_BUF_INIT;
-	struct timespec slice = { 0, 50 * 1000 * 1000 }, t0, now;
-	int f = -1, rc = 0;
+	struct stat st;
+	int d;
+
+	*dfd = -1;
+	if ((d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return mdc_fail(ctx, MDC_ERR_IO, "lock directory '%s': %s (set MDC_LOCK_DIR or "
+				"'LockDir =' to a writable directory)", dir, strerror(errno));
+	if (fstat(d, &st)) {
+		close(d);
+		return mdc_fail(ctx, MDC_ERR_IO, "lock directory '%s': %s", dir, strerror(errno));
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		close(d);
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "lock directory '%s' belongs to another user "
+				"(uid %u): refused; use a directory owned by root or by you",
+				dir, (unsigned) st.st_uid);
+	}
+	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+		close(d);
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "lock directory '%s' is writable by other "
+				"users and not sticky (mode %04o): refused; run 'chmod +t %s' or "
+				"use another directory", dir, (unsigned) (st.st_mode & 07777), dir);
+	}
+	*dfd = d;
+	return 0;
+}
+
+/* "mdc-<cluster id>-<16 hex>.lock": the hash covers endpoint and full
+ * cluster name, so two unrelated clusters both named "lab" (two emulators,
+ * two projects) never wait on each other; the id keeps it readable. */
+static int mdc_lock_name(struct mdc_buf *b, const char *endpoint, const char *cluster)
+{
+	const char *id = strrchr(cluster, '/');
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a 64 */
+	size_t n = 0;
+
+	id = id ? id + 1 : cluster;
+	for (const char *p = endpoint ? endpoint : ""; *p; p++)
+		h = (h ^ (unsigned char) *p) * 1099511628211ULL;
+	h = (h ^ '\n') * 1099511628211ULL;
+	for (const char *p = cluster; *p; p++)
+		h = (h ^ (unsigned char) *p) * 1099511628211ULL;
+	if (mdc_buf_adds(b, "mdc-"))
+		return MDC_ERR_NOMEM;
+	for (const char *p = id; *p && n < 64; p++, n++)
+		if (mdc_buf_addc(b, isalnum((unsigned char) *p) || strchr("-_.", *p) ? *p : '_'))
+			return MDC_ERR_NOMEM;
+	return mdc_buf_addf(b, "-%016" PRIx64 ".lock", h);
+}
+
+/* The holder writes who it is into the file (best effort: a file opened
+ * read-only cannot take it); a waiter reads it to name the holder. */
+static void mdc_lock_record(int fd)
+{
+	char buf[MDC_LOCK_RECORD_MAX], host[128] = "?", cmd[128] = "?";
+	int n, cf;
+
+	gethostname(host, sizeof(host) - 1);
+	if ((cf = open("/proc/self/comm", O_RDONLY | O_CLOEXEC)) >= 0) {
+		ssize_t r = read(cf, cmd, sizeof(cmd) - 1);
+
+		cmd[r > 0 ? r : 0] = '\0';
+		cmd[strcspn(cmd, "\n")] = '\0';
+		close(cf);
+	}
+	n = snprintf(buf, sizeof(buf), "pid=%ld uid=%u host=%s since=%lld cmd=%s\n",
+		     (long) getpid(), (unsigned) geteuid(), host, (long long) time(NULL), cmd);
+	if (n > 0 && ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t) n, 0) < 0)
+		mdc_debug("cannot record the lock holder: %s", strerror(errno));
+}
+
+/* The local process holding FD's flock, from /proc/locks (which a holder
+ * cannot forge); 0 when none here (a holder on another node). */
+static long mdc_lock_local_pid(int fd)
+{
+	char line[256], type[16], dev[64];
+	struct stat st;
+	long pid = 0, p;
+	unsigned maj, min;
+	unsigned long long ino;
+	FILE *f;
+
+	if (fstat(fd, &st) || !(f = fopen("/proc/locks", "re")))
+		return 0;
+	while (!pid && fgets(line, sizeof(line), f)) {
+		if (strstr(line, "->") ||
+		    sscanf(line, "%*d: %15s %*s %*s %ld %63s", type, &p, dev) != 3 ||
+		    /* POSIX: how NFS clients carry flock() locks */
+		    (strcmp(type, "FLOCK") && strcmp(type, "POSIX")) ||
+		    sscanf(dev, "%x:%x:%llu", &maj, &min, &ino) != 3)
+			continue;
+		if (ino == (unsigned long long) st.st_ino && maj == major(st.st_dev) &&
+		    min == minor(st.st_dev))
+			pid = p;
+	}
+	fclose(f);
+	return pid;
+}
+
+/* Keep only printable characters of a string another user may have written. */
+static void mdc_lock_clean(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char) *s < ' ' || (unsigned char) *s >= 0x7f)
+			*s = '?';
+}
+
+/* "pid 123 (mdcctl, uid 0) since 12:00:03" or "... on host h ..." */
+static void mdc_lock_holder(int fd, char *out, size_t outsz)
+{
+	char rec[MDC_LOCK_RECORD_MAX] = "", host[128] = "", me[128] = "", cmd[128] = "?", when[32] = "";
+	long pid = mdc_lock_local_pid(fd), rpid = 0;
+	unsigned ruid = 0;
+	long long since = 0;
+	ssize_t r = pread(fd, rec, sizeof(rec) - 1, 0);
+	bool have = false;
+
+	rec[r > 0 ? r : 0] = '\0';
+	if (sscanf(rec, "pid=%ld uid=%u host=%127s since=%lld cmd=%127[^\n]", &rpid, &ruid, host,
+		   &since, cmd) == 5) {
+		mdc_lock_clean(host);
+		mdc_lock_clean(cmd);
+		have = true;
+	}
+	gethostname(me, sizeof(me) - 1);
+	if (have && since > 0) {
+		time_t t = (time_t) since;
+		struct tm tm;
+
+		if (localtime_r(&t, &tm))
+			strftime(when, sizeof(when), " since %H:%M:%S", &tm);
+	}
+	if (pid > 0) {
+		char path[64], comm[64] = "?";
+		struct stat st;
+		int cf;
+		unsigned uid = 0;
+		bool uid_ok;
+
+		snprintf(path, sizeof(path), "/proc/%ld", pid);
+		uid_ok = stat(path, &st) == 0;
+		uid = uid_ok ? (unsigned) st.st_uid : 0;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		if ((cf = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+			ssize_t n = read(cf, comm, sizeof(comm) - 1);
+
+			comm[n > 0 ? n : 0] = '\0';
+			comm[strcspn(comm, "\n")] = '\0';
+			mdc_lock_clean(comm);
+			close(cf);
+		}
+		/* the record's time only when it is this holder's */
+		if (uid_ok)
+			snprintf(out, outsz, "pid %ld (%s, uid %u)%s", pid, comm, uid,
+				 have && rpid == pid && !strcmp(host, me) ? when : "");
+		else
+			snprintf(out, outsz, "pid %ld (%s)", pid, comm);
+	} else if (have) {
+		/* not held from here: another node (shared directory), as it recorded */
+		snprintf(out, outsz, "pid %ld on host %s (%s, uid %u)%s, as it recorded", rpid, host,
+			 cmd, ruid, when);
+	} else {
+		snprintf(out, outsz, "an unknown process");
+	}
+}
+
+int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
+		     double timeout_s, volatile sig_atomic_t *interrupted, int *fd,
+		     struct mdc_ctx *ctx)
+{
+	struct mdc_buf name = MDC_BUF_INIT;
+	char holder[400];
+	bool told = false;
+	struct stat st;
+	int d = -1, f = -1, rc = 0;
+	double t0;
 
 	*fd = -1;
 	if (!dir || !*dir)
 		dir = mdc_lock_default_dir();
-	if (mdc_buf_addf(&path, "%s/mdc-", dir))
-		goto nomem;
-	/* the cluster name flattened into one file name */
-	for (const char *p = cluster; *p; p++)
-		if (mdc_buf_addc(&path, *p == '/' ? '_' : *p))
-			goto nomem;
-	if (mdc_buf_adds(&path, ".lock"))
-		goto nomem;
-	/* 0666: every admin of a shared lock dir must be able to open it */
-	if ((f = open(path.s, O_RDWR | O_CREAT | O_CLOEXEC, 0666)) < 0) {
-		rc = mdc_fail(ctx, MDC_ERR_IO, "lock file '%s': %s (set MDC_LOCK_DIR or "
-			      "'LockDir =' to a writable directory)", path.s, strerror(errno));
+	if (mdc_lock_name(&name, endpoint, cluster)) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (flock(f, LOCK_EX | LOCK_NB) < 0) {
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			rc = mdc_fail(ctx, MDC_ERR_IO, "lock file '%s': %s", path.s, strerror(errno));
-			goto out;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((double) (now.tv_sec - t0.tv_sec) + (double) (now.tv_nsec - t0.tv_nsec) / 1e9 >= timeout_s) {
-			rc = mdc_fail(ctx, MDC_ERR_CONFLICT,
-				      "another writer holds '%s'; try again when it is done", path.s);
-			goto out;
-		}
-		if (interrupted && *interrupted) {
-			rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted while waiting for '%s'", path.s);
-			goto out;
-		}
-		nanosleep(&slice, NULL);
+	if ((rc = mdc_lock_dir_open(dir, &d, ctx)))
+		goto out;
+	/* O_NOFOLLOW: a symlink planted at the lock path must not make us
+	 * create or truncate a file elsewhere.  0666 (set below, past the
+	 * umask): every admin sharing the directory opens the same file;
+	 * anyone able to open it can hold it anyway (flock needs only read),
+	 * which is why a long wait names the holder and ends. */
+	f = openat(d, name.s, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (f < 0 && errno == EACCES)
+		f = openat(d, name.s, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (f < 0) {
+		rc = mdc_fail(ctx, errno == ELOOP ? MDC_ERR_REFUSED : MDC_ERR_IO,
+			      "lock file '%s/%s': %s%s", dir, name.s,
+			      errno == ELOOP ? "a symbolic link: refused (remove it)" : strerror(errno),
+			      errno == ELOOP ? "" : " (set MDC_LOCK_DIR or 'LockDir =' to a writable "
+			      "directory)");
+		goto out;
 	}
+	if (fstat(f, &st) || !S_ISREG(st.st_mode)) {
+		rc = mdc_fail(ctx, MDC_ERR_REFUSED, "lock file '%s/%s' is not a regular file: "
+			      "refused (remove it)", dir, name.s);
+		goto out;
+	}
+	if (st.st_uid == geteuid() && (st.st_mode & 0777) != 0666)
+		(void) fchmod(f, 0666);
+	t0 = mdc_mono();
+	while (flock(f, LOCK_EX | LOCK_NB) < 0) {
+		double waited = mdc_mono() - t0;
+
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			rc = mdc_fail(ctx, MDC_ERR_IO, "lock file '%s/%s': %s", dir, name.s,
+				      strerror(errno));
+			goto out;
+		}
+		if (waited >= timeout_s) {
+			mdc_lock_holder(f, holder, sizeof(holder));
+			rc = mdc_fail(ctx, MDC_ERR_CONFLICT,
+				      "another writer holds '%s/%s' (%s)%s; try again when it is done",
+				      dir, name.s, holder, timeout_s > 0 ? ", still after the wait" : "");
+			goto out;
+		}
+		if (!told && waited >= MDC_LOCK_NOTICE_S) {
+			mdc_lock_holder(f, holder, sizeof(holder));
+			mdc_warn("waiting for the writer lock '%s/%s', held by %s (up to %.0f s)",
+				 dir, name.s, holder, timeout_s);
+			told = true;
+		}
+		if (!mdc_sleep(0.05, interrupted)) {
+			rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted while waiting for the "
+				      "writer lock '%s/%s': nothing was sent", dir, name.s);
+			goto out;
+		}
+	}
+	mdc_lock_record(f);
 	*fd = f;
 	f = -1;
-	goto out;
-nomem:
-	rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 out:
 	if (f >= 0)
 		close(f);
-	mdc_buf_free(&path);
+	if (d >= 0)
+		close(d);
+	mdc_buf_free(&name);
 	return rc;
 }
 

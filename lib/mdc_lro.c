@@ -1,7 +1,7 @@
-/* mdc_lro.c - waiting for a long-running operation: polls with backoff
- * (1 s x1.4, cap 30 s) until done, an overall timeout, a progress line on
- * a terminal, and a clean stop on Ctrl-C that says how to resume.
- * (owner: client) */
+/* mdc_lro.c - waiting for a long-running operation: polls that start
+ * fast and back off (0.1 s x1.5, cap 15 s; a server's Retry-After wins)
+ * until done, an overall timeout, a progress line on a terminal, and a
+ * clean stop on Ctrl-C that says how to resume.  (owner: client) */
 #include "config.h"
 #include <math.h>
 #include <stdio.h>
@@ -9,10 +9,15 @@
 #include <time.h>
 #include "mdc_client_int.h"
 #include "mdc_json.h"
+#include "mdc_proc.h"
 
-#define MDC_LRO_FIRST_S 1.0
-#define MDC_LRO_FACTOR 1.4
-#define MDC_LRO_CAP_S 30.0
+/* most updates finish in well under a second: a first look at 0.1 s
+ * reports them at once, and x1.5 keeps a long one to a few dozen polls */
+#define MDC_LRO_FIRST_S 0.1
+#define MDC_LRO_FACTOR 1.5
+#define MDC_LRO_CAP_S 15.0
+/* a server asking for longer than this is honoured only this far */
+#define MDC_LRO_RETRY_AFTER_MAX_S 60.0
 #define MDC_LRO_TIMEOUT_S 3600.0
 
 double mdc_lro_delay(unsigned n)
@@ -20,14 +25,6 @@ double mdc_lro_delay(unsigned n)
 	double d = MDC_LRO_FIRST_S * pow(MDC_LRO_FACTOR, n);
 
 	return d > MDC_LRO_CAP_S ? MDC_LRO_CAP_S : d;
-}
-
-static double mdc_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
 /* progressMessage sits in the metadata, at the top or under
@@ -63,21 +60,6 @@ static void mdc_lro_show(const struct mdc_lro_opts *o, double elapsed, const jso
 	fflush(stderr);
 }
 
-/* Sleep S seconds in slices, returning early when interrupted. */
-static bool mdc_lro_sleep(double s, volatile sig_atomic_t *interrupted)
-{
-	double until = mdc_now() + s;
-
-	while (mdc_now() < until) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-
-		if (interrupted && *interrupted)
-			return false;
-		nanosleep(&ts, NULL);
-	}
-	return !(interrupted && *interrupted);
-}
-
 /* An operation that ended in error: its google.rpc.Status as one line. */
 static int mdc_lro_failed(const char *name, const json_object *err, struct mdc_ctx *ctx)
 {
@@ -97,40 +79,50 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 	double timeout = o && o->timeout_s > 0 ? o->timeout_s : MDC_LRO_TIMEOUT_S;
 	volatile sig_atomic_t *intr = o ? o->interrupted : NULL;
 	bool progress = o && o->progress;
-	double start = mdc_now(), delay;
+	double start = mdc_mono(), delay;
 	bool shown = false;
 	json_object *op = NULL, *err;
+	struct mdc_ctx tmp;
 	int rc = 0;
 
 	*done = NULL;
 	for (unsigned n = 0;; n++) {
 		json_object_put(op);
 		op = NULL;
-		if ((rc = mdc_operation_get(c, op_name, &op, ctx)))
+		mdc_ctx_clear(&tmp);
+		if ((rc = mdc_operation_get(c, op_name, &op, &tmp))) {
+			if (rc == MDC_ERR_INTERRUPTED)
+				goto interrupted;	/* Ctrl-C during the poll itself */
+			mdc_fail(ctx, rc, "%s", tmp.msg);
+			if (ctx) {
+				ctx->http_code = tmp.http_code;
+				memcpy(ctx->status, tmp.status, sizeof(ctx->status));
+			}
 			goto out;
+		}
 		if (mdc_json_get_bool(op, "done", false))
 			break;
 		if (progress) {
-			mdc_lro_show(o, mdc_now() - start, op, false);
+			mdc_lro_show(o, mdc_mono() - start, op, false);
 			shown = true;
 		}
 		delay = mdc_lro_delay(n);
-		if (mdc_now() - start + delay > timeout) {
+		/* the server knows better when to look again */
+		if (c->retry_after_s > delay)
+			delay = c->retry_after_s < MDC_LRO_RETRY_AFTER_MAX_S ? c->retry_after_s :
+				MDC_LRO_RETRY_AFTER_MAX_S;
+		if (mdc_mono() - start + delay > timeout) {
 			/* one last look exactly at the deadline is not worth it: say so now */
 			rc = mdc_fail(ctx, MDC_ERR_TIMEOUT,
 				      "operation '%s' still running after %.0f s; it continues: "
 				      "wait with 'mdcctl operations wait %s'", op_name, timeout, op_name);
 			goto out;
 		}
-		if (!mdc_lro_sleep(delay, intr)) {
-			rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED,
-				      "stopped waiting; operation '%s' continues: resume with "
-				      "'mdcctl operations wait %s'", op_name, op_name);
-			goto out;
-		}
+		if (!mdc_sleep(delay, intr))
+			goto interrupted;
 	}
 	if (shown)
-		mdc_lro_show(o, mdc_now() - start, op, true);
+		mdc_lro_show(o, mdc_mono() - start, op, true);
 	if ((err = mdc_json_get_obj(op, "error")) && mdc_json_get_int(err, "code", 0) != 0) {
 		rc = mdc_lro_failed(op_name, err, ctx);
 		*done = op;	/* the caller may still want to show it */
@@ -139,9 +131,13 @@ int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro
 	}
 	*done = op;
 	op = NULL;
+	goto out;
+interrupted:
+	rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "stopped waiting; operation '%s' continues: "
+		      "resume with 'mdcctl operations wait %s'", op_name, op_name);
 out:
 	if (shown && rc && rc != MDC_ERR_OPFAILED)
-		mdc_lro_show(o, mdc_now() - start, NULL, true);	/* end the line before the error */
+		mdc_lro_show(o, mdc_mono() - start, NULL, true);	/* end the line before the error */
 	json_object_put(op);
 	return rc;
 }

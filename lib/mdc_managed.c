@@ -16,7 +16,56 @@ void mdc_managed_free(struct mdc_managed *m)
 	free(m->path);
 	mdc_strv_free(&m->parts);
 	free(m->default_part);
+	free(m->index);
 	free(m);
+}
+
+static size_t mdc_managed_hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 ^ (unsigned char) *s++;
+	return h;
+}
+
+/* The slot holding NAME, or the empty slot where it would go. */
+static const char **mdc_managed_slot(const struct mdc_managed *m, const char *name)
+{
+	size_t i = mdc_managed_hash(name) & (m->index_cap - 1);
+
+	while (m->index[i] && strcmp(m->index[i], name))
+		i = (i + 1) & (m->index_cap - 1);
+	return &m->index[i];
+}
+
+/* Add NAME (a partition line) unless already there; 0 or MDC_ERR_NOMEM. */
+static int mdc_managed_add(struct mdc_managed *m, const char *name)
+{
+	const char **slot;
+
+	if (2 * (m->parts.n + 1) >= m->index_cap) {
+		size_t cap = m->index_cap ? 2 * m->index_cap : 64;
+		const char **old = m->index;
+		size_t old_cap = m->index_cap;
+
+		if (!(m->index = calloc(cap, sizeof(*m->index)))) {
+			m->index = old;
+			return MDC_ERR_NOMEM;
+		}
+		m->index_cap = cap;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i])
+				*mdc_managed_slot(m, old[i]) = old[i];
+		free(old);
+	}
+	slot = mdc_managed_slot(m, name);
+	if (*slot)
+		return 0;
+	if (mdc_strv_push(&m->parts, name))
+		return MDC_ERR_NOMEM;
+	*slot = m->parts.v[m->parts.n - 1];
+	return 0;
 }
 
 /* Slurm's boolean spellings for Default= */
@@ -52,7 +101,7 @@ int mdc_managed_load(const char *path, struct mdc_managed **out, struct mdc_ctx 
 		r = &conf->recs[i];
 		if (r->type != SC_REC_PARTITION || r->is_default || !r->name)
 			continue;
-		if (!mdc_strv_has(&m->parts, r->name) && mdc_strv_push(&m->parts, r->name)) {
+		if (mdc_managed_add(m, r->name)) {
 			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
@@ -75,10 +124,7 @@ out:
 
 bool mdc_managed_has(const struct mdc_managed *m, const char *name)
 {
-	for (size_t i = 0; i < m->parts.n; i++)
-		if (!strcmp(m->parts.v[i], name))
-			return true;
-	return false;
+	return m->index_cap && *mdc_managed_slot(m, name);
 }
 
 int mdc_managed_check(const struct mdc_managed *m, const char *parts, char **bad,
@@ -136,7 +182,9 @@ int mdc_managed_conf_get(const char *path, const char *key, bool missing_ok,
 	*val = NULL;
 	if (missing_ok && access(path, F_OK) != 0 && errno == ENOENT)
 		return 0;
-	if ((rc = mdc_read_file(path, &text, NULL, ctx)))
+	/* never blocks (a FIFO here used to wedge every sbatch): a regular
+	 * file only, opened O_NONBLOCK, bounded */
+	if ((rc = mdc_read_regular(path, MDC_MANAGED_CONF_MAX, 0, &text, NULL, ctx)))
 		goto out;
 	for (line = text; line; line = next) {
 		if ((next = strchr(line, '\n')))

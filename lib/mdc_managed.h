@@ -16,11 +16,17 @@
 
 #define MDC_MANAGED_SLURM_CONF "/etc/slurm/slurm.conf"
 #define MDC_MANAGED_MDC_CONF "/etc/slurm/mdc.conf"
+/* mdc.conf is a dozen lines; anything bigger is not one */
+#define MDC_MANAGED_CONF_MAX (1024 * 1024)
 
 struct mdc_managed {
 	char *path;			/* the slurm.conf that was read */
 	struct mdc_strv parts;		/* partition names, file order */
 	char *default_part;		/* the Default=YES one, or NULL */
+	/* open-addressing set over PARTS (borrowed pointers), so loading and
+	 * checking stay linear at tens of thousands of partitions */
+	const char **index;
+	size_t index_cap;		/* a power of two, > 2 x parts.n */
 };
 
 /* Read the partitions of the slurm.conf at PATH (Include files followed;

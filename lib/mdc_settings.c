@@ -13,6 +13,8 @@
 #include "mdc_str.h"
 
 #define MDC_DEFAULT_CONF "/etc/slurm/mdc.conf"
+/* a dozen lines; anything bigger is not an mdc.conf */
+#define MDC_CONF_MAX_BYTES (1024 * 1024)
 
 /* Config-file keys and environment variables, each bound to one field. */
 static const struct {
@@ -118,7 +120,8 @@ int mdc_settings_load(struct mdc_settings *s, struct mdc_ctx *ctx)
 	if (!explicit_path)
 		path = MDC_DEFAULT_CONF;
 	if (explicit_path || access(path, F_OK) == 0) {
-		if ((rc = mdc_read_file(path, &text, NULL, ctx)))
+		/* a regular file, bounded: never a FIFO that hangs the tool */
+		if ((rc = mdc_read_regular(path, MDC_CONF_MAX_BYTES, 0, &text, NULL, ctx)))
 			goto out;
 		if ((rc = mdc_settings_parse(s, text, path, ctx)))
 			goto out;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include "mdc_buf.h"
 #include "mdc_err.h"
@@ -225,6 +226,82 @@ int mdc_read_file(const char *path, char **out, size_t *len, struct mdc_ctx *ctx
 out:
 	mdc_buf_free(&b);
 	fclose(f);
+	return rc;
+}
+
+static const char *mdc_file_kind(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+int mdc_read_regular(const char *path, size_t max, unsigned flags, char **out, size_t *len,
+		     struct mdc_ctx *ctx)
+{
+	struct mdc_buf b = MDC_BUF_INIT;
+	char chunk[65536];
+	struct stat st;
+	int fd, rc = 0;
+	ssize_t n;
+
+	*out = NULL;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer; on a regular
+	 * file it changes nothing */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0)
+		return mdc_fail(ctx, MDC_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot stat '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	/* /dev/null is "empty" (MDC_CONF=/dev/null says "no config file") */
+	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
+		rc = (*out = strdup("")) ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		if (len)
+			*len = 0;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "'%s' is %s, not a regular file: refused", path,
+			      mdc_file_kind(st.st_mode));
+		goto out;
+	}
+	if ((flags & MDC_READ_PRIVATE) && (st.st_mode & (S_IRWXG | S_IRWXO))) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "'%s' is accessible by other users (mode %04o): "
+			      "refused; run 'chmod 600 %s'", path, (unsigned) (st.st_mode & 07777), path);
+		goto out;
+	}
+	if ((flags & MDC_READ_PRIVATE) && st.st_uid != geteuid() && st.st_uid != 0) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "'%s' belongs to another user (uid %u): refused",
+			      path, (unsigned) st.st_uid);
+		goto out;
+	}
+	if ((unsigned long long) st.st_size > max)
+		goto too_big;
+	/* read to the cap, not to st_size: the file may grow meanwhile */
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = mdc_fail(ctx, MDC_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		if (b.len + (size_t) n > max)
+			goto too_big;
+		if (mdc_buf_add(&b, chunk, (size_t) n)) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "reading '%s': out of memory", path);
+			goto out;
+		}
+	}
+	if (len)
+		*len = b.len;
+	if (!(*out = b.s ? mdc_buf_release(&b) : strdup("")))
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "reading '%s': out of memory", path);
+	goto out;
+too_big:
+	rc = mdc_fail(ctx, MDC_ERR_IO, "'%s' is larger than %zu bytes: refused", path, max);
+out:
+	mdc_buf_free(&b);
+	close(fd);
 	return rc;
 }
 

@@ -46,6 +46,15 @@ char *mdc_path_dirname(const char *path);
  * Returns 0 or MDC_ERR_IO / MDC_ERR_NOMEM with a message in CTX. */
 struct mdc_ctx;
 int mdc_read_file(const char *path, char **out, size_t *len, struct mdc_ctx *ctx);
+/* Read PATH only if it is a regular file of at most MAX bytes: a FIFO, a
+ * device (a symlink to /dev/zero), a directory or a bigger file is refused
+ * with MDC_ERR_IO naming it, without blocking (O_NONBLOCK, then fstat).
+ * MDC_READ_PRIVATE also refuses a file that other users can read or write,
+ * or that belongs to neither the caller nor root (a credential, as ssh
+ * treats keys).  *OUT as mdc_read_file. */
+#define MDC_READ_PRIVATE 0x1
+int mdc_read_regular(const char *path, size_t max, unsigned flags, char **out, size_t *len,
+		     struct mdc_ctx *ctx);
 /* Write DATA atomically: temp file in the same directory, fsync, rename. */
 int mdc_write_file_atomic(const char *path, const char *data, size_t len,
 			  int mode, struct mdc_ctx *ctx);

@@ -1,8 +1,13 @@
 /* mdc_update.c - the safe write (C14).  The API has no etag, so every
  * write is: lock, fresh GET, wait out UPDATING, plan the user's intent on
- * that state, PATCH with the plan's mask and mode, wait.  A PATCH whose
- * answer was lost is never resent: the cluster is read again and the
- * message says what happened.  (owner: client) */
+ * that state, check just before the PATCH that nobody changed it meanwhile,
+ * PATCH with the plan's mask and mode, wait, then read the cluster back
+ * and check the change is still there.  The lock serialises the writers
+ * that share its directory; the two checks catch the others (another
+ * login node with its own /run/lock), so an update is either kept or
+ * reported lost, never lost in silence.  A PATCH whose answer was lost is
+ * never resent: the cluster is read again and the message says what
+ * happened.  (owner: client) */
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
@@ -10,28 +15,11 @@
 #include "mdc_client.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
+#include "mdc_proc.h"
+#include "mdc_str.h"
 
-static double mdc_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static bool mdc_nap(double s, volatile sig_atomic_t *intr)
-{
-	double until = mdc_mono() + s;
-
-	while (mdc_mono() < until) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-
-		if (intr && *intr)
-			return false;
-		nanosleep(&ts, NULL);
-	}
-	return !(intr && *intr);
-}
+/* a writer that keeps finding the cluster changed under it gives up */
+#define MDC_UPDATE_REPLANS 5
 
 /* GET the cluster, waiting while an update runs on it. */
 static int mdc_update_fresh(struct mdc_client *c, const char *name,
@@ -62,11 +50,20 @@ static int mdc_update_fresh(struct mdc_client *c, const char *name,
 			return mdc_fail(ctx, MDC_ERR_TIMEOUT,
 					"cluster '%s' still %s after %.0f s", name, state, limit);
 		mdc_debug("cluster is %s: waiting", state);
-		if (!mdc_nap(mdc_lro_delay(n), o->lro.interrupted))
+		if (!mdc_sleep(mdc_lro_delay(n), o->lro.interrupted))
 			return mdc_fail(ctx, MDC_ERR_INTERRUPTED,
 					"interrupted while waiting for cluster '%s' to finish updating; "
 					"nothing was sent", name);
 	}
+}
+
+/* True when every masked path of A and B holds the same value. */
+static bool mdc_update_same(const json_object *a, const json_object *b, const struct mdc_strv *mask)
+{
+	for (size_t i = 0; i < mask->n; i++)
+		if (!mdc_json_equal(mdc_json_get_path(a, mask->v[i]), mdc_json_get_path(b, mask->v[i])))
+			return false;
+	return true;
 }
 
 /* The PATCH's answer was lost: look again and say what is there. */
@@ -76,8 +73,8 @@ static int mdc_update_unknown(struct mdc_client *c, const char *name,
 {
 	json_object *now = NULL;
 	struct mdc_ctx tmp;
-	bool present = true;
 	const char *state;
+	bool present;
 	int rc;
 
 	mdc_ctx_clear(&tmp);
@@ -87,12 +84,9 @@ static int mdc_update_unknown(struct mdc_client *c, const char *name,
 			      "trying again", why, tmp.msg);
 		goto out;
 	}
-	for (size_t i = 0; i < plan->mask.n && plan->result; i++)
-		if (!mdc_json_equal(mdc_json_get_path(now, plan->mask.v[i]),
-				    mdc_json_get_path(plan->result, plan->mask.v[i])))
-			present = false;
+	present = plan->result && mdc_update_same(now, plan->result, &plan->mask);
 	state = mdc_json_get_str(now, "state", "");
-	if (present && plan->result)
+	if (present)
 		rc = mdc_fail(ctx, err, "%s; re-read the cluster: the change is present (state %s), "
 			      "nothing was resent", why, *state ? state : "unknown");
 	else if (!strcmp(state, "UPDATING"))
@@ -109,13 +103,58 @@ out:
 	return rc;
 }
 
+/* Just before the PATCH: is the cluster still the one the plan was made
+ * on?  A writer without our lock (another login node) may have changed it
+ * since; sending our plan would undo its change.  0 and *FRESH, or an
+ * error from the GET. */
+static int mdc_update_unchanged(struct mdc_client *c, const char *name, const json_object *planned_on,
+				const struct mdc_plan *plan, bool *fresh, struct mdc_ctx *ctx)
+{
+	json_object *now = NULL;
+	int rc;
+
+	*fresh = false;
+	if ((rc = mdc_cluster_get(c, name, &now, ctx)))
+		return rc;
+	*fresh = mdc_streq(mdc_json_get_str(now, "state", ""),
+			   mdc_json_get_str(planned_on, "state", "")) &&
+		 mdc_update_same(now, planned_on, &plan->mask);
+	json_object_put(now);
+	return 0;
+}
+
+/* After the operation: read the cluster back; our change must be there.
+ * A writer that planned on the state before ours and PATCHed after our
+ * operation ended replaced it (no etag): say so, do not print "updated". */
+static int mdc_update_kept(struct mdc_client *c, const char *name, const struct mdc_plan *plan,
+			   struct mdc_ctx *ctx)
+{
+	json_object *now = NULL;
+	int rc;
+
+	if (!plan->result)
+		return 0;
+	if ((rc = mdc_cluster_get(c, name, &now, ctx))) {
+		mdc_ctx_prefix(ctx, "the update finished, but reading it back failed (check with "
+			       "'mdcctl describe')");
+		return rc;
+	}
+	if (!mdc_update_same(now, plan->result, &plan->mask))
+		rc = mdc_fail(ctx, MDC_ERR_LOST, "the update of cluster '%s' finished, but reading "
+			      "it back shows another writer has replaced it (a writer on another "
+			      "login node? share the lock directory, see LockDir in mdcctl(1)); "
+			      "check with 'mdcctl describe' and run the command again", name);
+	json_object_put(now);
+	return rc;
+}
+
 int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 		   const struct mdc_intent *in, const struct mdc_update_opts *o,
 		   struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx)
 {
 	struct mdc_plan local, *plan = plan_out ? plan_out : &local;
 	double lock_timeout = o->lock_timeout_s > 0 ? o->lock_timeout_s :
-			      o->lro.timeout_s > 0 ? o->lro.timeout_s : 3600;
+			      o->lro.timeout_s > 0 ? o->lro.timeout_s : MDC_LOCK_WAIT_DEFAULT_S;
 	json_object *cluster = NULL, *op = NULL, *done = NULL;
 	const char *op_name;
 	struct mdc_ctx tmp;
@@ -127,28 +166,54 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 	if (!s->cluster)
 		return mdc_fail(ctx, MDC_ERR_USAGE, "no cluster given");
 	if (!o->dry_run &&
-	    (rc = mdc_lock_acquire(s->lock_dir, s->cluster, lock_timeout, o->lro.interrupted,
-				   &lock, ctx)))
+	    (rc = mdc_lock_acquire(s->lock_dir, s->endpoint, s->cluster, lock_timeout,
+				   o->lro.interrupted, &lock, ctx)))
 		goto out;
-	if ((rc = mdc_update_fresh(c, s->cluster, o, &cluster, ctx)))
-		goto out;
-	if ((rc = mdc_plan_make(cluster, in, &o->plan, plan, ctx)))
-		goto out;
-	if (mdc_plan_empty(plan) || o->dry_run)
-		goto out;
-	if (o->confirm && !o->confirm(plan, o->confirm_arg)) {
-		rc = mdc_fail(ctx, MDC_ERR_REFUSED, "cancelled: nothing was sent");
-		goto out;
-	}
-	if (o->lro.interrupted && *o->lro.interrupted) {
-		rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted: nothing was sent");
-		goto out;
+	for (unsigned replans = 0;; replans++) {
+		bool fresh;
+
+		if ((rc = mdc_update_fresh(c, s->cluster, o, &cluster, ctx)))
+			goto out;
+		if ((rc = mdc_plan_make(cluster, in, &o->plan, plan, ctx)))
+			goto out;
+		if (mdc_plan_empty(plan) || o->dry_run)
+			goto out;
+		if (o->confirm && !o->confirm(plan, o->confirm_arg)) {
+			rc = mdc_fail(ctx, MDC_ERR_REFUSED, "cancelled: nothing was sent");
+			goto out;
+		}
+		if (mdc_intr_pending(o->lro.interrupted)) {
+			rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted: nothing was sent");
+			goto out;
+		}
+		if ((rc = mdc_update_unchanged(c, s->cluster, cluster, plan, &fresh, ctx)))
+			goto out;
+		if (fresh)
+			break;
+		if (replans + 1 >= MDC_UPDATE_REPLANS) {
+			rc = mdc_fail(ctx, MDC_ERR_CONFLICT, "cluster '%s' kept changing while the "
+				      "update was planned (another writer without the shared lock?); "
+				      "nothing was sent: try again", s->cluster);
+			goto out;
+		}
+		mdc_info("cluster '%s' changed while the update was planned: planning again",
+			 s->cluster);
+		json_object_put(cluster);
+		cluster = NULL;
+		mdc_plan_free(plan);
+		memset(plan, 0, sizeof(*plan));
 	}
 	mdc_ctx_clear(&tmp);
 	rc = mdc_cluster_patch(c, s->cluster, plan->payload, o->plan.no_mask ? NULL : &plan->mask,
 			       plan->mode, &op, &tmp);
 	if (rc == MDC_ERR_HTTP || rc == MDC_ERR_TIMEOUT) {
 		rc = mdc_update_unknown(c, s->cluster, plan, rc, tmp.msg, ctx);
+		goto out;
+	}
+	if (rc == MDC_ERR_INTERRUPTED) {
+		/* no read-back: Ctrl-C stops every further request too */
+		rc = mdc_fail(ctx, rc, "interrupted while sending the change; it may or may not "
+			      "have been applied: check with 'mdcctl describe' before trying again");
 		goto out;
 	}
 	if (rc) {
@@ -174,6 +239,8 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 		json_object_put(op);
 		op = done;
 	}
+	if (!rc)
+		rc = mdc_update_kept(c, s->cluster, plan, ctx);
 out:
 	mdc_lock_release(lock);
 	if (op_out && op) {

@@ -41,6 +41,13 @@ static const struct {
 	"^[[:space:]]*([[:alnum:]_.]+)[[:space:]]*([-*+/]?)=[[:space:]]*" \
 	"((\"([^\"]*)\")|([^[:space:]]+))([[:space:]]|$)"
 
+/* Hostile files are bounded (issue 16.6): one file, and the whole
+ * include tree (a fan-out of 3 at depth 16 is 43 million files), in files
+ * and bytes.  Real slurm.conf trees are a few MiB in a few dozen files. */
+#define SC_FILE_MAX_BYTES (32UL << 20)
+#define SC_TREE_MAX_BYTES (64UL << 20)
+#define SC_TREE_MAX_FILES 1024
+
 /* A logical line being parsed. */
 struct lline {
 	char *s;		/* unescaped text */
@@ -61,6 +68,8 @@ struct parser {
 	size_t names_cap, names_n;
 	long last_default[SC_REC_MAX];	/* latest NAME=DEFAULT record, -1 = none */
 	struct mdc_strv stack;	/* include chain (real paths) */
+	size_t tree_files;	/* included files read so far */
+	size_t tree_bytes;	/* bytes of the top file and the included ones */
 };
 
 const char *sc_rec_type_name(enum sc_rec_type type)
@@ -810,20 +819,39 @@ static int parse_include(struct parser *ps, const struct lline *l)
 		}
 	{
 		struct mdc_ctx rctx;
-
-		mdc_ctx_clear(&rctx);
+		size_t left = ps->tree_bytes < SC_TREE_MAX_BYTES ?
+			      SC_TREE_MAX_BYTES - ps->tree_bytes : 0;
 		struct stat st;
 
+		mdc_ctx_clear(&rctx);
 		if (stat(full, &st) == 0 && !S_ISREG(st.st_mode)) {
 			rc = perr(ps, l->file, LN(l, start), CL(l, start),
 				  "included file \"%s\" is not a regular file", full);
 			goto out;
 		}
-		if (mdc_read_file(full, &text, &tlen, &rctx)) {
-			rc = soft(ps, l->file, LN(l, start), CL(l, start),
-				  "cannot read included file \"%s\": %s", full, rctx.msg);
+		if (++ps->tree_files > SC_TREE_MAX_FILES) {
+			rc = perr(ps, l->file, LN(l, start), CL(l, start),
+				  "\"Include %s\": more than %d included files in all", name,
+				  SC_TREE_MAX_FILES);
 			goto out;
 		}
+		/* the regular-file check again on the open file, without blocking
+		 * (it may have become a FIFO since the stat) */
+		if (mdc_read_regular(full, left < SC_FILE_MAX_BYTES ? left : SC_FILE_MAX_BYTES, 0,
+				     &text, &tlen, &rctx)) {
+			if (st.st_size > 0 && (unsigned long long) st.st_size > left)
+				rc = perr(ps, l->file, LN(l, start), CL(l, start),
+					  "\"Include %s\": the included files total more than %lu MiB",
+					  name, SC_TREE_MAX_BYTES >> 20);
+			else if (strstr(rctx.msg, "larger than") || strstr(rctx.msg, "regular file"))
+				rc = perr(ps, l->file, LN(l, start), CL(l, start),
+					  "included file %s", rctx.msg);
+			else
+				rc = soft(ps, l->file, LN(l, start), CL(l, start),
+					  "cannot read included file \"%s\": %s", full, rctx.msg);
+			goto out;
+		}
+		ps->tree_bytes += tlen;
 	}
 	if (ps->conf->flags & SC_PARSE_TEMPLATE) {
 		char *t = template_opaque(text, tlen, &tlen);
@@ -1195,6 +1223,7 @@ int sc_conf_load_string(struct sc_conf *conf, const char *text, size_t len,
 	rc = parser_init(&ps, conf, ctx);
 	if (rc)
 		return rc;
+	ps.tree_bytes = text ? len : 0;
 	real = realpath(name, NULL);
 	if (real && mdc_strv_push(&ps.stack, real))
 		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
@@ -1212,7 +1241,8 @@ int sc_conf_load_file(struct sc_conf *conf, const char *path, struct mdc_ctx *ct
 	size_t len = 0;
 	int rc;
 
-	rc = mdc_read_file(path, &text, &len, ctx);
+	/* a regular file (not a FIFO or a symlink to /dev/zero), bounded */
+	rc = mdc_read_regular(path, SC_FILE_MAX_BYTES, 0, &text, &len, ctx);
 	if (rc)
 		return rc;
 	rc = sc_conf_load_string(conf, text, len, path, ctx);

@@ -91,6 +91,7 @@ out=$(MDC_ACCESS_TOKEN=s3cr3t-token M -v describe 2>&1); rc=$?
 is "$rc" 0 "MDC_ACCESS_TOKEN is sent"
 unlike "$out" "s3cr3t" "the token is not printed, even with -v"
 printf 's3cr3t-token\n' >"$TEST_DIR/token"
+chmod 600 "$TEST_DIR/token"
 ok "the token file is read" env MDC_TOKEN_FILE="$TEST_DIR/token" "$top_builddir/mdcctl" describe
 printf 'TokenFile = %s\n' "$TEST_DIR/token" >"$TEST_DIR/mdc.conf"
 ok "TokenFile in the config file" env MDC_CONF="$TEST_DIR/mdc.conf" "$top_builddir/mdcctl" describe

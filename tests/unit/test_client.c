@@ -1,7 +1,10 @@
 /* test_client.c - unit tests for the client library: settings, cluster
  * names, loopback rule, C15 error parsing, backoff shapes, the writer
- * lock and the explicit auth sources.  (owner: client) */
+ * lock and the explicit auth sources, bounded file reads, interrupts and
+ * core dumps.  (owner: client) */
 #include "config.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,11 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "mdc_client.h"
 #include "mdc_err.h"
+#include "mdc_proc.h"
 #include "mdc_str.h"
 
 static void test_settings_parse(void **state)
@@ -128,6 +134,17 @@ static void test_loopback(void **state)
 		{ "http://127.0.0.1.evil.com/", false }, { "http://user@127.0.0.1/", false },
 		{ "https://us-central1-aiplatform.googleapis.com", false },
 		{ "127.0.0.1", false }, { "http://[::2]:1", false },
+		/* userinfo: the host is what follows '@' (issue 16.2) */
+		{ "http://localhost:x@192.0.2.2:18080", false },
+		{ "http://127.0.0.1:x@192.0.2.2/", false }, { "http://[::1]@192.0.2.2/", false },
+		{ "http://127.0.0.1%2f@192.0.2.2/", false },
+		/* numeric forms libcurl reads as 127.0.0.1 */
+		{ "http://127.1:8080/", true }, { "http://2130706433/", true },
+		{ "http://LOCALHOST:1/", true },
+	};
+	static const char *const userinfo[] = {
+		"http://localhost:x@192.0.2.2:18080", "http://127.0.0.1:x@192.0.2.2",
+		"http://[::1]@192.0.2.2/", "https://user:pw@example.com/", "http://user@127.0.0.1:1/",
 	};
 	struct mdc_settings s;
 	struct mdc_client *c;
@@ -149,6 +166,41 @@ static void test_loopback(void **state)
 	s.endpoint = (char *) "https://x-aiplatform.googleapis.com/";
 	assert_int_equal(mdc_client_new(&s, &c, &ctx), 0);
 	mdc_client_free(c);
+	/* a user name or password before '@' is refused, and not echoed */
+	for (size_t i = 0; i < sizeof(userinfo) / sizeof(userinfo[0]); i++) {
+		mdc_ctx_clear(&ctx);
+		s.endpoint = (char *) userinfo[i];
+		assert_int_equal(mdc_client_new(&s, &c, &ctx), MDC_ERR_REFUSED);
+		assert_null(c);
+		assert_non_null(strstr(ctx.msg, "user name or password"));
+		assert_null(strstr(ctx.msg, ":x@"));
+	}
+}
+
+/* mdc_http_do refuses before connecting: nothing listens on 192.0.2.2
+ * (TEST-NET-1) and nothing is contacted (the refusal is immediate). */
+static void test_http_refuses(void **state)
+{
+	static const char *const hdrs[] = { "Authorization: Bearer t0k", NULL };
+	struct mdc_http_req req = { .method = "GET", .headers = hdrs, .connect_timeout_s = 1,
+				    .timeout_s = 1 };
+	struct mdc_http_resp resp;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	req.url = "http://localhost:x@192.0.2.2:18080/v1/x";
+	assert_int_equal(mdc_http_do(&req, &resp, &ctx), MDC_ERR_REFUSED);
+	assert_null(resp.body);
+	/* a bearer token over plain http to a non-loopback host, even if asked */
+	mdc_ctx_clear(&ctx);
+	req.url = "http://192.0.2.2:18080/v1/x";
+	assert_int_equal(mdc_http_do(&req, &resp, &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "plain http"));
+	assert_null(strstr(ctx.msg, "t0k"));
+	mdc_ctx_clear(&ctx);
+	req.url = "gopher://127.0.0.1/";
+	assert_int_equal(mdc_http_do(&req, &resp, &ctx), MDC_ERR_INVAL);
 }
 
 static void test_api_error(void **state)
@@ -203,53 +255,235 @@ static void test_backoff(void **state)
 		assert_true(d3 >= 4.0 && d3 <= 8.0);
 		assert_true(d9 >= 15.0 && d9 <= 30.0);
 	}
-	/* the LRO poll: 1 s x1.4, cap 30 s */
-	assert_true(mdc_lro_delay(0) == 1.0);
-	assert_true(mdc_lro_delay(1) > 1.399 && mdc_lro_delay(1) < 1.401);
-	assert_true(mdc_lro_delay(2) > 1.959 && mdc_lro_delay(2) < 1.961);
-	assert_true(mdc_lro_delay(9) < 30.0);
-	assert_true(mdc_lro_delay(11) == 30.0);
-	assert_true(mdc_lro_delay(100) == 30.0);
+	/* the LRO poll: 0.1 s x1.5, cap 15 s (issue 15.3) */
+	assert_true(mdc_lro_delay(0) > 0.0999 && mdc_lro_delay(0) < 0.1001);
+	assert_true(mdc_lro_delay(1) > 0.1499 && mdc_lro_delay(1) < 0.1501);
+	assert_true(mdc_lro_delay(2) > 0.2249 && mdc_lro_delay(2) < 0.2251);
+	assert_true(mdc_lro_delay(12) < 15.0);
+	assert_true(mdc_lro_delay(13) == 15.0);
+	assert_true(mdc_lro_delay(1000) == 15.0);
+	for (unsigned n = 1; n < 40; n++)
+		assert_true(mdc_lro_delay(n) >= mdc_lro_delay(n - 1));
+}
+
+#define CL_C "projects/p/locations/r/modelDevelopmentClusters/c"
+#define CL_D "projects/p/locations/r/modelDevelopmentClusters/d"
+#define EP1 "http://127.0.0.1:18080"
+#define EP2 "http://127.0.0.1:18081"
+
+/* The one file in DIR (a test made it), or NULL; caller frees. */
+static char *only_file(const char *dir)
+{
+	char cmd[512], line[512] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "ls '%s'", dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	pclose(p);
+	line[strcspn(line, "\n")] = '\0';
+	return *line ? mdc_path_join(dir, line) : NULL;
 }
 
 static void test_lock(void **state)
 {
-	char dir[] = "/tmp/mdc-test-lock.XXXXXX";
+	char dir[] = "/tmp/mdc-test-lock.XXXXXX", other[] = "/tmp/mdc-test-lock2.XXXXXX";
 	int fd1, fd2;
 	struct mdc_ctx ctx;
-	char *path;
+	struct stat st;
+	char *path, *target;
 
 	(void) state;
 	assert_non_null(mkdtemp(dir));
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_lock_acquire(dir, "projects/p/locations/r/modelDevelopmentClusters/c",
-					  0, NULL, &fd1, &ctx), 0);
+	assert_int_equal(mdc_lock_acquire(dir, EP1, CL_C, 0, NULL, &fd1, &ctx), 0);
 	assert_true(fd1 >= 0);
-	/* flock is per open file: a second writer in this process is blocked too */
-	assert_int_equal(mdc_lock_acquire(dir, "projects/p/locations/r/modelDevelopmentClusters/c",
-					  0.2, NULL, &fd2, &ctx), MDC_ERR_CONFLICT);
+	/* the mode the comment promises, whatever the umask */
+	path = only_file(dir);
+	assert_non_null(path);
+	assert_non_null(strstr(path, "/mdc-c-"));
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0666);
+	/* flock is per open file: a second writer in this process is blocked
+	 * too, and told who holds it (this process, from /proc/locks) */
+	assert_int_equal(mdc_lock_acquire(dir, EP1, CL_C, 0.2, NULL, &fd2, &ctx),
+			 MDC_ERR_CONFLICT);
 	assert_non_null(strstr(ctx.msg, "another writer holds"));
-	/* another cluster is another lock */
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "pid %ld (", (long) getpid());
+		assert_non_null(strstr(ctx.msg, want));
+	}
+	/* another cluster is another lock; so is the same cluster id behind
+	 * another endpoint (two labs both named "c" on one machine) */
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_lock_acquire(dir, "projects/p/locations/r/modelDevelopmentClusters/d",
-					  0, NULL, &fd2, &ctx), 0);
+	assert_int_equal(mdc_lock_acquire(dir, EP1, CL_D, 0, NULL, &fd2, &ctx), 0);
 	mdc_lock_release(fd2);
+	assert_int_equal(mdc_lock_acquire(dir, EP2, CL_C, 0, NULL, &fd2, &ctx), 0);
+	mdc_lock_release(fd2);
+	/* Ctrl-C while waiting: MDC_ERR_INTERRUPTED, not a timeout */
+	{
+		volatile sig_atomic_t intr = 1;
+
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_lock_acquire(dir, EP1, CL_C, 30, &intr, &fd2, &ctx),
+				 MDC_ERR_INTERRUPTED);
+		assert_non_null(strstr(ctx.msg, "nothing was sent"));
+	}
 	mdc_lock_release(fd1);
-	assert_int_equal(mdc_lock_acquire(dir, "projects/p/locations/r/modelDevelopmentClusters/c",
-					  0, NULL, &fd1, &ctx), 0);
+	assert_int_equal(mdc_lock_acquire(dir, EP1, CL_C, 0, NULL, &fd1, &ctx), 0);
 	mdc_lock_release(fd1);
-	path = mdc_path_join(dir, "mdc-projects_p_locations_r_modelDevelopmentClusters_c.lock");
-	assert_int_equal(access(path, F_OK), 0);
-	unlink(path);
+	assert_int_equal(system("rm -f /tmp/mdc-test-lock.*/mdc-*.lock"), 0);
+
+	/* a symlink planted at the lock path: refused, the target untouched */
+	assert_non_null(mkdtemp(other));
+	target = mdc_path_join(other, "victim");
+	assert_int_equal(mdc_lock_acquire(dir, EP1, CL_C, 0, NULL, &fd1, &ctx), 0);
+	mdc_lock_release(fd1);
 	free(path);
-	path = mdc_path_join(dir, "mdc-projects_p_locations_r_modelDevelopmentClusters_d.lock");
+	path = only_file(dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink(target, path), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_lock_acquire(dir, EP1, CL_C, 0, NULL, &fd1, &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "symbolic link"));
+	assert_int_equal(access(target, F_OK), -1);
 	unlink(path);
+	/* a directory others may write to without the sticky bit: refused */
+	assert_int_equal(chmod(dir, 0777), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_lock_acquire(dir, EP1, CL_C, 0, NULL, &fd1, &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "not sticky"));
+	assert_int_equal(chmod(dir, 01777), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_lock_acquire(dir, EP1, CL_C, 0, NULL, &fd1, &ctx), 0);
+	mdc_lock_release(fd1);
+	assert_int_equal(system("rm -f /tmp/mdc-test-lock.*/mdc-*.lock"), 0);
 	free(path);
+	free(target);
+	rmdir(other);
 	rmdir(dir);
 	/* an unwritable directory says what to set */
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_lock_acquire("/nonexistent/dir", "c", 0, NULL, &fd1, &ctx), MDC_ERR_IO);
+	assert_int_equal(mdc_lock_acquire("/nonexistent/dir", EP1, "c", 0, NULL, &fd1, &ctx),
+			 MDC_ERR_IO);
 	assert_non_null(strstr(ctx.msg, "MDC_LOCK_DIR"));
+}
+
+/* Hostile files: FIFO, /dev/zero behind a symlink, a file over the cap,
+ * a token file others can read.  Each refused at once (a FIFO with no
+ * writer would block a plain open). */
+static void test_read_regular(void **state)
+{
+	char dir[] = "/tmp/mdc-test-read.XXXXXX";
+	char *fifo, *zero, *big, *tok, *text = NULL;
+	struct mdc_ctx ctx;
+	size_t len = 0;
+	FILE *f;
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	fifo = mdc_path_join(dir, "fifo");
+	zero = mdc_path_join(dir, "zero");
+	big = mdc_path_join(dir, "big");
+	tok = mdc_path_join(dir, "tok");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(symlink("/dev/zero", zero), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_read_regular(fifo, 1024, 0, &text, &len, &ctx), MDC_ERR_IO);
+	assert_non_null(strstr(ctx.msg, "a FIFO"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_read_regular(zero, 1024, 0, &text, &len, &ctx), MDC_ERR_IO);
+	assert_non_null(strstr(ctx.msg, "character device"));
+	assert_null(text);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_read_regular(dir, 1024, 0, &text, &len, &ctx), MDC_ERR_IO);
+	f = fopen(big, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 200; i++)
+		fputs("0123456789", f);
+	fclose(f);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_read_regular(big, 1999, 0, &text, &len, &ctx), MDC_ERR_IO);
+	assert_non_null(strstr(ctx.msg, "larger than 1999 bytes"));
+	assert_int_equal(mdc_read_regular(big, 2000, 0, &text, &len, &ctx), 0);
+	assert_int_equal(len, 2000);
+	free(text);
+	text = NULL;
+	/* /dev/null reads as empty (MDC_CONF=/dev/null is a common way to say "none") */
+	assert_int_equal(mdc_read_regular("/dev/null", 10, 0, &text, &len, &ctx), 0);
+	assert_string_equal(text, "");
+	free(text);
+	text = NULL;
+	/* a private file: mode 0600 fine, 0640 and 0604 refused */
+	f = fopen(tok, "w");
+	assert_non_null(f);
+	fputs("t0k\n", f);
+	fclose(f);
+	assert_int_equal(chmod(tok, 0600), 0);
+	assert_int_equal(mdc_read_regular(tok, 100, MDC_READ_PRIVATE, &text, &len, &ctx), 0);
+	free(text);
+	text = NULL;
+	assert_int_equal(chmod(tok, 0640), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_read_regular(tok, 100, MDC_READ_PRIVATE, &text, &len, &ctx),
+			 MDC_ERR_IO);
+	assert_non_null(strstr(ctx.msg, "chmod 600"));
+	assert_null(strstr(ctx.msg, "t0k"));
+	assert_int_equal(chmod(tok, 0604), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_read_regular(tok, 100, MDC_READ_PRIVATE, &text, &len, &ctx),
+			 MDC_ERR_IO);
+	unlink(fifo);
+	unlink(zero);
+	unlink(big);
+	unlink(tok);
+	rmdir(dir);
+	free(fifo);
+	free(zero);
+	free(big);
+	free(tok);
+}
+
+/* The one sleep: it ends early once the watched flag is set. */
+static void test_interrupts(void **state)
+{
+	static volatile sig_atomic_t flag;
+	volatile sig_atomic_t extra = 0;
+	double t0;
+
+	(void) state;
+	t0 = mdc_mono();
+	assert_true(mdc_sleep(0.06, NULL));
+	assert_true(mdc_mono() - t0 >= 0.06);
+	mdc_intr_watch(&flag);
+	flag = 1;
+	t0 = mdc_mono();
+	assert_false(mdc_sleep(30, NULL));
+	assert_true(mdc_mono() - t0 < 5);
+	assert_true(mdc_intr_pending(NULL));
+	flag = 0;
+	extra = 1;
+	assert_false(mdc_sleep(30, &extra));
+	assert_false(mdc_intr_pending(NULL));
+	mdc_intr_watch(NULL);
+}
+
+static void test_no_core_dumps(void **state)
+{
+	struct rlimit rl;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_no_core_dumps(&ctx), 0);
+	assert_int_equal(prctl(PR_GET_DUMPABLE, 0, 0, 0, 0), 0);
+	assert_int_equal(getrlimit(RLIMIT_CORE, &rl), 0);
+	assert_int_equal(rl.rlim_cur, 0);
+	assert_int_equal(rl.rlim_max, 0);
 }
 
 static void test_auth_explicit(void **state)
@@ -295,6 +529,14 @@ static void test_auth_explicit(void **state)
 	assert_int_equal(mdc_client_new(&s, &c, &ctx), 0);
 	assert_int_equal(mdc_auth_token(c, &tok, &ctx), 0);
 	assert_string_equal(tok, "tok-from-file");
+	mdc_client_free(c);
+	/* readable by the group: refused as ssh refuses such a key */
+	assert_int_equal(chmod(file, 0640), 0);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_client_new(&s, &c, &ctx), 0);
+	assert_int_equal(mdc_auth_token(c, &tok, &ctx), MDC_ERR_AUTH);
+	assert_non_null(strstr(ctx.msg, "other users"));
+	assert_null(strstr(ctx.msg, "tok-from-file"));
 	mdc_client_free(c);
 	unlink(file);
 	assert_int_equal(mdc_client_new(&s, &c, &ctx), 0);
@@ -378,11 +620,16 @@ int main(void)
 		cmocka_unit_test(test_settings_resolve),
 		cmocka_unit_test(test_cluster_name),
 		cmocka_unit_test(test_loopback),
+		cmocka_unit_test(test_http_refuses),
 		cmocka_unit_test(test_api_error),
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_lock),
+		cmocka_unit_test(test_read_regular),
+		cmocka_unit_test(test_interrupts),
 		cmocka_unit_test(test_auth_explicit),
 		cmocka_unit_test(test_auth_gcloud),
+		/* last: it makes this process non-dumpable */
+		cmocka_unit_test(test_no_core_dumps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include "mdc_managed.h"
@@ -177,6 +178,115 @@ static void test_corpus(void **state)
 	assert_true(n > 0);
 }
 
+/* Hostile files (issue 16.6): a FIFO or a symlink to /dev/zero as
+ * mdc.conf or slurm.conf is refused at once, never read or waited on (the
+ * plugin runs inside slurmctld; a FIFO used to wedge every sbatch). */
+static void test_hostile_files(void **state)
+{
+	char *fifo = mdc_path_join(tmpdir, "fifo"), *zero = mdc_path_join(tmpdir, "zero");
+	char *v = NULL;
+	struct mdc_managed *m = NULL;
+	struct mdc_ctx ctx = { 0 };
+
+	(void) state;
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	assert_int_equal(symlink("/dev/zero", zero), 0);
+	assert_int_equal(mdc_managed_conf_get(fifo, "JobSubmitMode", true, &v, &ctx), MDC_ERR_IO);
+	assert_null(v);
+	assert_non_null(strstr(ctx.msg, "FIFO"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_managed_conf_get(zero, "JobSubmitMode", true, &v, &ctx), MDC_ERR_IO);
+	assert_non_null(strstr(ctx.msg, "device"));
+	mdc_ctx_clear(&ctx);
+	assert_int_not_equal(mdc_managed_load(fifo, &m, &ctx), 0);
+	assert_null(m);
+	mdc_ctx_clear(&ctx);
+	assert_int_not_equal(mdc_managed_load(zero, &m, &ctx), 0);
+	assert_null(m);
+	/* an included FIFO too */
+	{
+		char *inc = write_tmp("slurm.conf", "ClusterName=lab\nInclude fifo\n");
+
+		mdc_ctx_clear(&ctx);
+		assert_int_not_equal(mdc_managed_load(inc, &m, &ctx), 0);
+		assert_non_null(strstr(ctx.msg, "regular file"));
+		free(inc);
+	}
+	unlink(fifo);
+	unlink(zero);
+	free(fifo);
+	free(zero);
+}
+
+/* An include tree that fans out (3 files each including 3 ...) stops at
+ * the cap on included files, with a message, instead of running for
+ * minutes. */
+static void test_include_tree_cap(void **state)
+{
+	char name[64], text[256];
+	struct mdc_managed *m = NULL;
+	struct mdc_ctx ctx = { 0 };
+	char *top, *p;
+
+	(void) state;
+	/* f0 includes f1 three times, f1 includes f2 three times ... f11:
+	 * 3^11 = 177147 inclusions if nothing stopped it */
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "f%d.conf", i);
+		if (i < 11)
+			snprintf(text, sizeof(text), "Include f%d.conf\nInclude f%d.conf\n"
+				 "Include f%d.conf\n", i + 1, i + 1, i + 1);
+		else
+			snprintf(text, sizeof(text), "PartitionName=p Nodes=vm\n");
+		free(write_tmp(name, text));
+	}
+	top = write_tmp("slurm.conf", "ClusterName=lab\nInclude f0.conf\n");
+	assert_int_not_equal(mdc_managed_load(top, &m, &ctx), 0);
+	assert_null(m);
+	assert_non_null(strstr(ctx.msg, "included files in all"));
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "f%d.conf", i);
+		p = mdc_path_join(tmpdir, name);
+		unlink(p);
+		free(p);
+	}
+	free(top);
+}
+
+/* Many partitions: every one found, duplicates kept once, file order
+ * kept (the hash index; timing is measured in bench/, not here). */
+static void test_many_partitions(void **state)
+{
+	enum { N = 20000 };
+	char *path = mdc_path_join(tmpdir, "slurm.conf"), name[32];
+	struct mdc_managed *m = NULL;
+	struct mdc_ctx ctx = { 0 };
+	FILE *fp;
+
+	(void) state;
+	assert_non_null(fp = fopen(path, "w"));
+	fputs("ClusterName=lab\nNodeName=vm CPUs=2\n", fp);
+	for (int i = 0; i < N; i++)
+		fprintf(fp, "PartitionName=p%d Nodes=vm%s\n", i, i == 7 ? " Default=YES" : "");
+	fputs("PartitionName=p5 MaxTime=10\n", fp);	/* a second line for p5 */
+	assert_int_equal(fclose(fp), 0);
+	assert_int_equal(mdc_managed_load(path, &m, &ctx), 0);
+	assert_int_equal(m->parts.n, N);
+	assert_string_equal(m->parts.v[0], "p0");
+	assert_string_equal(m->parts.v[N - 1], "p19999");
+	assert_string_equal(m->default_part, "p7");
+	for (int i = 0; i < N; i++) {
+		snprintf(name, sizeof(name), "p%d", i);
+		assert_true(mdc_managed_has(m, name));
+	}
+	assert_false(mdc_managed_has(m, "p20000"));
+	assert_false(mdc_managed_has(m, "p"));
+	assert_int_equal(mdc_managed_check(m, "p1,p19999", NULL, &ctx), 0);
+	assert_int_equal(mdc_managed_check(m, "p1,q", NULL, &ctx), MDC_ERR_NOTFOUND);
+	mdc_managed_free(m);
+	free(path);
+}
+
 static int setup(void **state)
 {
 	(void) state;
@@ -204,6 +314,9 @@ int main(void)
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_conf_get),
+		cmocka_unit_test(test_hostile_files),
+		cmocka_unit_test(test_include_tree_cap),
+		cmocka_unit_test(test_many_partitions),
 		cmocka_unit_test(test_corpus),
 	};
 

@@ -15,9 +15,18 @@
 #include "mdc_json.h"
 #include "mdc_live.h"
 #include "mdc_log.h"
+#include "mdc_proc.h"
 #include "scargs.h"
 
 static const char *progname = "mdc-scontrol";
+/* Ctrl-C: the library stops its waits and requests (a second one kills) */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void) sig;
+	interrupted = 1;
+}
 
 static void usage(FILE *f)
 {
@@ -407,6 +416,19 @@ int main(int argc, char **argv)
 	int i, rc;
 
 	mdc_log_init(progname);
+	/* it may hold a token: no core file, no ptrace by the same user */
+	if (mdc_no_core_dumps(NULL))
+		fprintf(stderr, "%s: warning: cannot disable core dumps\n", progname);
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_sigint;
+		sa.sa_flags = SA_RESETHAND;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		mdc_intr_watch(&interrupted);
+	}
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 		bool takes = false;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "mdc_buf.h"
 #include "mdc_json.h"
+#include "mdc_proc.h"
 #include "mdc_rules.h"
 #include "mdc_str.h"
 #include "mdcctl.h"
@@ -327,7 +328,8 @@ int cmd_update(struct mdcctl *g, int argc, char **argv)
 		goto fail;
 	}
 	if ((rc = mdc_client_new(&s, &c, &ctx)) ||
-	    (rc = mdc_lock_acquire(s.lock_dir, s.cluster, g->timeout > 0 ? g->timeout : 3600,
+	    (rc = mdc_lock_acquire(s.lock_dir, s.endpoint, s.cluster,
+				   g->timeout > 0 ? g->timeout : MDC_LOCK_WAIT_DEFAULT_S,
 				   &mdcctl_interrupted, &lock, &ctx)))
 		goto fail;
 	for (unsigned n = 0;; n++) {
@@ -343,8 +345,7 @@ int cmd_update(struct mdcctl *g, int argc, char **argv)
 		}
 		json_object_put(cur);
 		cur = NULL;
-		sleep((unsigned) mdc_lro_delay(n));
-		if (mdcctl_interrupted) {
+		if (!mdc_sleep(mdc_lro_delay(n), &mdcctl_interrupted)) {
 			mdc_fail(&ctx, MDC_ERR_INTERRUPTED, "interrupted: nothing was sent");
 			goto fail;
 		}

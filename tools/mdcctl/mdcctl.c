@@ -11,6 +11,7 @@
 #include "mdc_buf.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
+#include "mdc_proc.h"
 #include "mdc_str.h"
 #include "sc_options.h"
 #include "mdcctl.h"
@@ -342,11 +343,13 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 		}
 		mdcctl_print_json(out);
 	} else if (!rc || rc == MDC_ERR_OPFAILED || rc == MDC_ERR_TIMEOUT ||
-		   rc == MDC_ERR_INTERRUPTED) {
+		   rc == MDC_ERR_INTERRUPTED || rc == MDC_ERR_LOST) {
 		const char *name = mdc_json_get_str(op, "name", NULL);
 
 		if (mdc_plan_empty(&plan)) {
-			printf("%s: no change (the cluster already has it)\n", what);
+			/* an empty plan after Ctrl-C means "never looked", not "no change" */
+			if (!rc)
+				printf("%s: no change (the cluster already has it)\n", what);
 		} else {
 			mdc_plan_format(&plan, &b);
 			fputs(mdc_buf_str(&b), stdout);
@@ -450,6 +453,9 @@ int main(int argc, char **argv)
 	const char *env;
 
 	mdc_log_init(g.progname);
+	/* it may hold a token: no core file, no ptrace by the same user */
+	if (mdc_no_core_dumps(NULL))
+		fprintf(stderr, "mdcctl: warning: cannot disable core dumps\n");
 	if (!args) {
 		fprintf(stderr, "mdcctl: error: out of memory\n");
 		return 1;
@@ -522,6 +528,7 @@ int main(int argc, char **argv)
 	sa.sa_flags = SA_RESETHAND;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	mdc_intr_watch(&mdcctl_interrupted);
 	rc = cmd->fn(&g, nargs, args);
 	rc = mdcctl_finish(rc);
 out:

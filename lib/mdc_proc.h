@@ -1,0 +1,32 @@
+/* mdc_proc.h - process hygiene for the tools that hold a token: a Ctrl-C
+ * the library notices everywhere (sleeps, lock waits, HTTP transfers), the
+ * one interruptible sleep every wait uses, and no core dumps.
+ * (owner: client) */
+#ifndef MDC_PROC_H
+#define MDC_PROC_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include "mdc_err.h"
+
+/* The front end's SIGINT flag: once set (by its handler), every sleep,
+ * lock wait and HTTP transfer in the library stops promptly with
+ * MDC_ERR_INTERRUPTED.  NULL stops watching.  The flag is borrowed and
+ * must outlive the calls (a global). */
+void mdc_intr_watch(volatile sig_atomic_t *flag);
+/* True when the watched flag or EXTRA (may be NULL) is set. */
+bool mdc_intr_pending(const volatile sig_atomic_t *extra);
+
+/* Sleep S seconds in short slices; false (early) when interrupted (see
+ * mdc_intr_pending; EXTRA may be NULL).  The only sleep the client uses. */
+bool mdc_sleep(double s, const volatile sig_atomic_t *extra);
+/* CLOCK_MONOTONIC in seconds. */
+double mdc_mono(void);
+
+/* A process that holds a credential: no core file (RLIMIT_CORE 0) and not
+ * dumpable (PR_SET_DUMPABLE 0, which also keeps other processes of the same
+ * user from ptrace-ing it or reading /proc/PID/mem).  Call first thing in
+ * main().  0 or MDC_ERR_IO. */
+int mdc_no_core_dumps(struct mdc_ctx *ctx);
+
+#endif
