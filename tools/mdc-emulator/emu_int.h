@@ -63,6 +63,11 @@ struct emu {
 	 * generation so a journal left by an older snapshot is never replayed */
 	char *state_path;
 	int journal_fd;
+	/* group commit: lines are written under LOCK and fdatasync'ed after
+	 * it is released, under SYNC_LOCK (taken after LOCK when both are),
+	 * so readers never wait for the disk; JSEQ_WRITTEN is atomic */
+	pthread_mutex_t sync_lock;
+	unsigned long jseq_written, jseq_synced;
 	unsigned long gen;
 	size_t journal_bytes, snapshot_bytes;
 	FILE *log;
@@ -87,6 +92,9 @@ struct emu {
 /* Load the snapshot and replay its journal, clean left-over temporary files,
  * then compact (a fresh snapshot and an empty journal). */
 int emu_state_load(struct emu *e, struct mdc_ctx *ctx);
+/* Make the journal lines this thread wrote durable (lock NOT held): the
+ * answer to a write leaves after this. */
+void emu_journal_sync(struct emu *e);
 /* Write a full snapshot and start an empty journal (lock held). */
 int emu_state_compact(struct emu *e);
 /* Free the due-queue, the ring and the journal descriptor. */

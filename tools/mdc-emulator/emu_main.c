@@ -176,6 +176,7 @@ int main(int argc, char **argv)
 	pthread_mutex_init(&e.lock, NULL);
 	pthread_mutex_init(&e.log_lock, NULL);
 	pthread_mutex_init(&e.rng_lock, NULL);
+	pthread_mutex_init(&e.sync_lock, NULL);
 	e.store = json_object_new_object();
 	e.images = json_object_new_object();
 	e.next_op = 1;

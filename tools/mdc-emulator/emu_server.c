@@ -511,7 +511,8 @@ static enum MHD_Result emu_access(void *cls, struct MHD_Connection *c, const cha
 	if (!out.status)
 		emu_reply_error(&out, "INTERNAL", "no answer for %s %s", method, url);
 	text = emu_answer_text(&out);
-	emu_unlock(e);		/* journals the change before the answer leaves */
+	emu_unlock(e);		/* journals the change ... */
+	emu_journal_sync(e);	/* ... durably, before the answer leaves */
 send:
 	if (!out.status)
 		emu_reply_error(&out, "INTERNAL", "no answer for %s %s", method, url);
@@ -626,6 +627,7 @@ int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop)
 		emu_lock(e);
 		emu_ops_tick(e);
 		emu_unlock(e);
+		emu_journal_sync(e);
 		emu_sync_tick(e);
 		nanosleep(&ts, NULL);
 	}

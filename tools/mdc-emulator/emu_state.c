@@ -246,14 +246,20 @@ int emu_state_compact(struct emu *e)
 		goto out;
 	e->gen++;
 	e->snapshot_bytes = strlen(text);
+	/* the snapshot holds every line written so far, synced */
+	pthread_mutex_lock(&e->sync_lock);
+	e->jseq_synced = __atomic_load_n(&e->jseq_written, __ATOMIC_ACQUIRE);
 	snprintf(head, sizeof(head), "{\"gen\":%lu}\n", e->gen);
-	if ((rc = emu_write_atomic(jpath, head, strlen(head))))
+	if ((rc = emu_write_atomic(jpath, head, strlen(head)))) {
+		pthread_mutex_unlock(&e->sync_lock);
 		goto out;
+	}
 	if (e->journal_fd >= 0)
 		close(e->journal_fd);
 	fd = open(jpath, O_WRONLY | O_APPEND | O_CLOEXEC);
 	e->journal_fd = fd;
 	e->journal_bytes = strlen(head);
+	pthread_mutex_unlock(&e->sync_lock);
 	if (fd < 0) {
 		mdc_error("cannot open the state journal '%s': %s", jpath, strerror(errno));
 		rc = MDC_ERR_IO;
@@ -262,6 +268,28 @@ out:
 	json_object_put(root);
 	free(jpath);
 	return rc;
+}
+
+/* The last journal line this thread wrote (0: none to sync). */
+static __thread unsigned long emu_tls_seq;
+
+void emu_journal_sync(struct emu *e)
+{
+	unsigned long want = emu_tls_seq, upto;
+
+	emu_tls_seq = 0;
+	if (!want)
+		return;
+	pthread_mutex_lock(&e->sync_lock);
+	if (e->jseq_synced < want && e->journal_fd >= 0) {
+		/* one fdatasync covers every line written before it */
+		upto = __atomic_load_n(&e->jseq_written, __ATOMIC_ACQUIRE);
+		if (fdatasync(e->journal_fd))
+			mdc_error("cannot sync the state journal: %s", strerror(errno));
+		else
+			e->jseq_synced = upto;
+	}
+	pthread_mutex_unlock(&e->sync_lock);
 }
 
 /* Append the touched resources as one journal line (lock held). */
@@ -317,11 +345,7 @@ static int emu_journal_commit(struct emu *e)
 		}
 		off += (size_t) w;
 	}
-	if (fdatasync(e->journal_fd)) {
-		mdc_error("cannot sync the state journal: %s", strerror(errno));
-		rc = MDC_ERR_IO;
-		goto out;
-	}
+	emu_tls_seq = __atomic_add_fetch(&e->jseq_written, 1, __ATOMIC_RELEASE);
 	e->journal_bytes += line.len;
 out:
 	/* the values are the live resources: release them under the lock */
