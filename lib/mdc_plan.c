@@ -1047,12 +1047,26 @@ static int predict(struct plan_st *st)
 	res.cluster = NULL;
 	for (size_t i = 0; i < res.recreated.n; i++) {
 		const char *id = res.recreated.v[i];
+		json_object *cp = mdc_json_get(st->cur, "node_pools");
+		int ci = find_by_id(cp, "id", id);
+		const char *was = ci < 0 ? "" : mdc_json_get_str(json_object_array_get_idx(cp, (size_t) ci),
+								  "node_image", "");
 
 		if (mdc_strv_push(&p->recreate, id))
 			st->nomem = true;
-		if (st->opts->allow_recreate)
-			warn(st, NULL, "node pool '%s' moves to another image: its nodes are recreated "
-			     "(a login node loses its SSH sessions and boot disk)", id);
+		/* a read cannot tell a pinned pool from one that reports its
+		 * running image, nor which image is the default now: say what
+		 * may happen and why, not what will */
+		if (st->opts->allow_recreate && !*was)
+			warn(st, NULL, "node pool '%s' may move to the current default image: it reports no "
+			     "image (cluster never updated) and the service resolves unpinned pools; its "
+			     "nodes would then be recreated (a login node loses its SSH sessions and boot "
+			     "disk)", id);
+		else if (st->opts->allow_recreate)
+			warn(st, NULL, "node pool '%s' may move from image '%s' to the current default image: "
+			     "the service does so unless the pool is pinned, which a read cannot tell; its "
+			     "nodes would then be recreated (a login node loses its SSH sessions and boot "
+			     "disk)", id, was);
 		else
 			refuse(st, NULL, "node pool '%s' would move to another image, recreating its nodes: "
 			       "pin it (mdcctl nodepool image %s --pin IMAGE), use --update-mode USER_ONLY, "
@@ -1275,8 +1289,10 @@ int mdc_plan_format(const struct mdc_plan *plan, struct mdc_buf *out)
 	}
 	if (!rc && (plan->mask.n || plan->payload))
 		rc = mdc_buf_addf(out, "updateMode: %s\n", mdc_mode_name(plan->mode));
+	/* none is certain (pools are pinned or USER_ONLY); some is a forecast */
 	if (!rc && !plan->refusals.n)
-		rc = fmt_list(out, "node pools recreated", &plan->recreate, "none");
+		rc = fmt_list(out, plan->recreate.n ? "node pools that may be recreated (see the "
+			      "warnings)" : "node pools recreated", &plan->recreate, "none");
 	if (!rc)
 		rc = fmt_list(out, "restart needed", &plan->restart_keys, NULL);
 	if (!rc)
@@ -1502,6 +1518,26 @@ int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 	if (rc || !*base) {
 		mdc_buf_free(&out);
 		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+int mdc_plan_op_recreated(const json_object *op, struct mdc_strv *pools)
+{
+	const json_object *meta = mdc_json_get_obj(mdc_json_get(op, "metadata"), "generic_metadata");
+	const char *since = mdc_json_get_str(meta, "create_time", "");
+	json_object *events = mdc_json_get_arr(mdc_json_get(op, "response"), "cluster_events");
+
+	for (size_t i = 0; events && i < json_object_array_length(events); i++) {
+		json_object *ev = json_object_array_get_idx(events, i);
+		const char *id = mdc_json_get_str(ev, "node_pool_id", "");
+
+		/* RFC 3339 UTC times of one writer compare as strings */
+		if (strcmp(mdc_json_get_str(ev, "event_type", ""), "VM_DELETION") || !*id ||
+		    strcmp(mdc_json_get_str(ev, "event_time", ""), since) < 0 || mdc_strv_has(pools, id))
+			continue;
+		if (mdc_strv_push(pools, id))
+			return MDC_ERR_NOMEM;
 	}
 	return 0;
 }

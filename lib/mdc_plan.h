@@ -75,4 +75,9 @@ void mdc_plan_free(struct mdc_plan *plan);
 int mdc_plan_base(const char *live, const json_object *cluster, char **base,
 		  struct mdc_ctx *ctx);
 
+/* What a finished update operation OP actually recreated: the node pools
+ * named by VM_DELETION events of its response dated from the operation's
+ * start, appended to POOLS (no duplicates).  0 or MDC_ERR_NOMEM. */
+int mdc_plan_op_recreated(const json_object *op, struct mdc_strv *pools);
+
 #endif

@@ -35,6 +35,195 @@ json_object *emu_cluster_view(const json_object *cluster)
 	return v;
 }
 
+/* --- the resource's schema ------------------------------------------------------
+ *
+ * The fields of a ModelDevelopmentCluster the emulator models (DESIGN section
+ * 3 and what the service answers), snake_case paths; an array of messages
+ * names its elements' fields under the array's path.  The service's JSON
+ * transcoding refuses any other name, in either spelling. */
+enum {
+	EMU_F_MAP = 1,		/* inner names are data (a map, slurm.conf keys) */
+	EMU_F_OUTPUT = 2,	/* output only: ignored in a request */
+};
+
+static const struct emu_field {
+	const char *path;
+	unsigned flags;
+} emu_cluster_fields[] = {
+	{ "name", EMU_F_OUTPUT },
+	{ "display_name", 0 },
+	{ "labels", EMU_F_MAP },
+	{ "network", 0 },
+	{ "network.network", 0 },
+	{ "network.subnetwork", 0 },
+	{ "node_pools", 0 },
+	{ "node_pools.id", 0 },
+	{ "node_pools.machine_spec", 0 },
+	{ "node_pools.machine_spec.machine_type", 0 },
+	{ "node_pools.machine_spec.accelerator_type", 0 },
+	{ "node_pools.machine_spec.accelerator_count", 0 },
+	{ "node_pools.scaling_spec", 0 },
+	{ "node_pools.scaling_spec.min_node_count", 0 },
+	{ "node_pools.scaling_spec.max_node_count", 0 },
+	{ "node_pools.zone", 0 },
+	{ "node_pools.enable_public_ips", 0 },
+	{ "node_pools.boot_disk", 0 },
+	{ "node_pools.boot_disk.boot_disk_type", 0 },
+	{ "node_pools.boot_disk.boot_disk_size_gb", 0 },
+	{ "node_pools.node_image", 0 },
+	{ "orchestrator_spec", 0 },
+	{ "orchestrator_spec.slurm_spec", 0 },
+	{ "orchestrator_spec.slurm_spec.home_directory_storage", 0 },
+	{ "orchestrator_spec.slurm_spec.partitions", 0 },
+	{ "orchestrator_spec.slurm_spec.partitions.id", 0 },
+	{ "orchestrator_spec.slurm_spec.partitions.node_pool_ids", 0 },
+	{ "orchestrator_spec.slurm_spec.partitions.config", EMU_F_MAP },
+	{ "orchestrator_spec.slurm_spec.default_partition_id", 0 },
+	{ "orchestrator_spec.slurm_spec.login_node_pool_id", 0 },
+	{ "orchestrator_spec.slurm_spec.prolog_bash_scripts", 0 },
+	{ "orchestrator_spec.slurm_spec.epilog_bash_scripts", 0 },
+	{ "orchestrator_spec.slurm_spec.config", EMU_F_MAP },
+	/* the legacy fields: their settings are checked by the rules (C9) */
+	{ "orchestrator_spec.slurm_spec.scheduling", EMU_F_MAP },
+	{ "orchestrator_spec.slurm_spec.accounting", EMU_F_MAP },
+	{ "orchestrator_spec.slurm_spec.node_sets", 0 },
+	{ "orchestrator_spec.slurm_spec.node_sets.node_pool_id", 0 },
+	{ "orchestrator_spec.slurm_spec.node_sets.config", EMU_F_MAP },
+	{ "create_time", EMU_F_OUTPUT },
+	{ "update_time", EMU_F_OUTPUT },
+	{ "state", EMU_F_OUTPUT },
+	{ "cluster_events", EMU_F_OUTPUT | EMU_F_MAP },
+};
+
+static const struct emu_field *emu_field_find(const char *path)
+{
+	for (size_t i = 0; i < sizeof(emu_cluster_fields) / sizeof(emu_cluster_fields[0]); i++)
+		if (!strcmp(emu_cluster_fields[i].path, path))
+			return &emu_cluster_fields[i];
+	return NULL;
+}
+
+/* Walk OBJ (a request body in either spelling) whose schema path is PATH
+ * and whose position in the request is AT ("model_development_cluster",
+ * "...node_pools[0]"); the first unknown name is answered as Google's
+ * transcoding does.  1 if answered. */
+static int emu_unknown_names(const json_object *obj, const char *path, const char *at,
+			     struct emu_response *out)
+{
+	if (json_object_is_type(obj, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(obj); i++) {
+			char sub[512];
+
+			snprintf(sub, sizeof(sub), "%s[%zu]", at, i);
+			if (emu_unknown_names(json_object_array_get_idx(obj, i), path, sub, out))
+				return 1;
+		}
+		return 0;
+	}
+	if (!json_object_is_type(obj, json_type_object))
+		return 0;
+	json_object_object_foreach((json_object *) obj, k, v) {
+		char snake[256], full[512], sub[512];
+		const struct emu_field *f;
+
+		mdc_camel_to_snake(k, snake, sizeof(snake));
+		snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", snake);
+		f = k[0] == '_' ? NULL : emu_field_find(full);
+		if (!f) {
+			char msg[1024];
+
+			snprintf(msg, sizeof(msg), "Invalid JSON payload received. Unknown name \"%s\" at "
+				 "'%s': Cannot find field.", k, at);
+			emu_reply_bad_field(out, at, "%s", msg);
+			return 1;
+		}
+		if (f->flags & EMU_F_MAP)
+			continue;
+		snprintf(sub, sizeof(sub), "%s.%s", at, snake);
+		if (emu_unknown_names(v, full, sub, out))
+			return 1;
+	}
+	return 0;
+}
+
+static bool emu_has_updatable_under(const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(emu_cluster_fields) / sizeof(emu_cluster_fields[0]); i++) {
+		const char *p = emu_cluster_fields[i].path;
+
+		if (!strncmp(p, path, n) && p[n] == '.' && mdc_rules_mask_path(p))
+			return true;
+	}
+	return false;
+}
+
+/* C3: a PATCH without updateMask changes only the updatable fields; one
+ * that would change another field (display_name, network, ...) is refused
+ * naming it, instead of dropping the change.  BODY is snake_case.  1 if
+ * answered. */
+static int emu_fixed_fields(const json_object *cur, const json_object *body, const char *path,
+			    struct emu_response *out)
+{
+	json_object_object_foreach((json_object *) body, k, v) {
+		char full[512];
+		const struct emu_field *f;
+		json_object *was;
+
+		snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", k);
+		f = emu_field_find(full);
+		if (!f || (f->flags & EMU_F_OUTPUT) || mdc_rules_mask_path(full))
+			continue;
+		was = mdc_json_get_path(cur, full);
+		if (json_object_is_type(v, json_type_object) && emu_has_updatable_under(full)) {
+			if (emu_fixed_fields(cur, v, full, out))
+				return 1;
+			continue;
+		}
+		if (was ? mdc_json_equal(was, v) : !v)
+			continue;
+		emu_reply_bad_field(out, full, "field '%s' cannot be changed by an update: only labels, "
+				    "node_pools and orchestrator_spec.slurm_spec's partitions, "
+				    "default_partition_id, login_node_pool_id, prolog_bash_scripts, "
+				    "epilog_bash_scripts, config, scheduling, accounting and node_sets "
+				    "can; leave it as it is (or name only updatable fields in updateMask)",
+				    full);
+		return 1;
+	}
+	return 0;
+}
+
+/* Query parameters each call accepts (snake_case), beyond the system ones. */
+static const char *const emu_sys_params[] = {
+	"alt", "fields", "key", "pretty_print", "quota_user", "access_token", "callback",
+	"upload_protocol", "upload_type", "$.xgafv", "oauth_token", "user_ip", NULL,
+};
+
+/* 1 (answered) if the query has a name outside ALLOWED and the system set. */
+static int emu_unknown_params(const struct emu_request *r, const char *const *allowed,
+			      struct emu_response *out)
+{
+	json_object_object_foreach(r->query, k, v) {
+		char snake[256];
+		bool known = false;
+
+		(void) v;
+		mdc_camel_to_snake(k[0] == '$' && strcmp(k, "$.xgafv") ? k + 1 : k, snake, sizeof(snake));
+		for (size_t i = 0; allowed && allowed[i] && !known; i++)
+			known = !strcmp(snake, allowed[i]);
+		for (size_t i = 0; emu_sys_params[i] && !known; i++)
+			known = !strcmp(snake, emu_sys_params[i]) || !strcmp(k, emu_sys_params[i]);
+		if (!known) {
+			emu_reply_bad_field(out, k, "Invalid JSON payload received. Unknown name \"%s\": "
+					    "Cannot bind query parameter. Field '%s' could not be found "
+					    "in request message.", k, k);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static const char *emu_query(const struct emu_request *r, const char *snake)
 {
 	const char *v = mdc_json_get_str(r->query, snake, NULL);
@@ -289,6 +478,8 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 		emu_reply_ctx(out, &ctx);
 		goto out;
 	}
+	if (!(mask_s && *mask_s) && emu_fixed_fields(cl, r->body, "", out))
+		goto out;
 	emu_images(e, &im);
 	if (mdc_rules_apply_patch(cl, r->body, mask_s && *mask_s ? &mask : NULL,
 				  (enum mdc_update_mode) mode, &im, &res, &ctx)) {
@@ -370,13 +561,30 @@ void emu_cluster_op_done(struct emu *e, json_object *op, bool failed)
 		emu_sync_schedule(e, cl, mdc_json_get_bool(cl, EMU_NODES_CHANGED, false));
 }
 
+static const char *const emu_create_params[] = { "model_development_cluster_id", NULL };
+static const char *const emu_list_params[] = { "page_size", "page_token", NULL };
+static const char *const emu_patch_params[] = { "update_mask", "update_mode", NULL };
+
 int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response *out)
 {
 	char parent[512];
 	const char *id;
+	const char *const *params = NULL;
+	bool body = false;
 
 	if (!emu_cluster_name(r->name, parent, sizeof(parent), &id))
 		return emu_reply_error(out, "NOT_FOUND", "no route for %s '%s'", r->method, r->path);
+	/* what the service's transcoding refuses before the method runs */
+	if (!id && !strcmp(r->method, "POST"))
+		params = emu_create_params, body = true;
+	else if (!id && !strcmp(r->method, "GET"))
+		params = emu_list_params;
+	else if (id && !strcmp(r->method, "PATCH"))
+		params = emu_patch_params, body = true;
+	if (emu_unknown_params(r, params, out))
+		return 0;
+	if (body && r->raw_body && emu_unknown_names(r->raw_body, "", "model_development_cluster", out))
+		return 0;
 	if (!id) {
 		if (!strcmp(r->method, "POST"))
 			return emu_cluster_create(e, r, parent, out);

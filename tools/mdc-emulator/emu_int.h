@@ -28,6 +28,17 @@ struct emu_hook {		/* in-memory done callbacks of running ops */
 	void *arg;
 };
 
+/* A pending operation in the due-queue (a min-heap on DUE). */
+struct emu_due {
+	double due;
+	char *name;
+};
+
+/* Finished operations stay readable, as the service keeps them for a while;
+ * past this count the oldest are forgotten, so memory and the state file
+ * stay bounded. */
+#define EMU_KEEP_OPS 1000
+
 struct emu {
 	pthread_mutex_t lock;
 	json_object *store;	/* {kind: {name: resource}} */
@@ -35,9 +46,30 @@ struct emu {
 	unsigned long next_op;
 	double lro_seconds;
 	bool hold_ops;		/* /emulator/v1/operations:hold: nothing finishes */
-	bool dirty;
+	bool dirty;		/* the store changed: journal the touched resources */
 
+	/* pending operations, earliest first (the tick looks at the top only) */
+	struct emu_due *due;
+	size_t ndue, adue;
+	/* finished operations, oldest first: a ring of EMU_KEEP_OPS names */
+	char *done_ops[EMU_KEEP_OPS];
+	size_t done_head, ndone;
+	/* {kind: {name: null}}: resources handed out or changed since the last
+	 * commit (a borrowed resource may have been changed in place) */
+	json_object *touched;
+
+	/* --state: a snapshot (STATE_PATH) plus an append-only journal
+	 * (STATE_PATH.journal) of the changes since; both carry the snapshot's
+	 * generation so a journal left by an older snapshot is never replayed */
 	char *state_path;
+	int journal_fd;
+	/* group commit: lines are written under LOCK and fdatasync'ed after
+	 * it is released, under SYNC_LOCK (taken after LOCK when both are),
+	 * so readers never wait for the disk; JSEQ_WRITTEN is atomic */
+	pthread_mutex_t sync_lock;
+	unsigned long jseq_written, jseq_synced;
+	unsigned long gen;
+	size_t journal_bytes, snapshot_bytes;
 	FILE *log;
 	pthread_mutex_t log_lock;
 	const char *token, *ro_token;
@@ -57,7 +89,16 @@ struct emu {
 };
 
 /* emu_state.c */
+/* Load the snapshot and replay its journal, clean left-over temporary files,
+ * then compact (a fresh snapshot and an empty journal). */
 int emu_state_load(struct emu *e, struct mdc_ctx *ctx);
+/* Make the journal lines this thread wrote durable (lock NOT held): the
+ * answer to a write leaves after this. */
+void emu_journal_sync(struct emu *e);
+/* Write a full snapshot and start an empty journal (lock held). */
+int emu_state_compact(struct emu *e);
+/* Free the due-queue, the ring and the journal descriptor. */
+void emu_state_free(struct emu *e);
 /* Finish due operations (lock held). */
 void emu_ops_tick(struct emu *e);
 /* Run a due slurm.conf sync command (lock NOT held). */

@@ -176,11 +176,13 @@ int main(int argc, char **argv)
 	pthread_mutex_init(&e.lock, NULL);
 	pthread_mutex_init(&e.log_lock, NULL);
 	pthread_mutex_init(&e.rng_lock, NULL);
+	pthread_mutex_init(&e.sync_lock, NULL);
 	e.store = json_object_new_object();
 	e.images = json_object_new_object();
 	e.next_op = 1;
 	e.lro_seconds = 0.5;
 	e.rng = 1;
+	e.journal_fd = -1;
 	if (!e.store || !e.images) {
 		mdc_error("out of memory");
 		return 1;
@@ -258,8 +260,9 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	rc = emu_serve(&e, listen, &emu_stop);
 	if (!rc) {
+		/* a clean stop leaves one complete snapshot */
 		emu_lock(&e);
-		emu_state_save(&e);
+		emu_state_compact(&e);
 		emu_unlock(&e);
 	}
 out:
@@ -267,6 +270,7 @@ out:
 		fclose(e.log);
 	for (size_t i = 0; i < EMU_MAX_HOOKS; i++)
 		free(e.hooks[i].op);
+	emu_state_free(&e);
 	json_object_put(e.store);
 	json_object_put(e.images);
 	return rc;

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <sys/resource.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,9 @@
 #include "mdc_str.h"
 
 #define EMU_MAX_BODY (8u << 20)
+#define EMU_THREADS 8		/* polling threads (the store lock serialises anyway) */
+#define EMU_MAX_CONNS 8192u	/* open connections at most */
+#define EMU_IDLE_SECONDS 30	/* an idle connection is closed after this */
 
 /* Google status names, their HTTP codes and gRPC codes. */
 static const struct emu_status {
@@ -382,22 +386,40 @@ static enum MHD_Result emu_query_iter(void *cls, enum MHD_ValueKind kind, const 
 	return MHD_YES;
 }
 
-static enum MHD_Result emu_send(struct MHD_Connection *c, struct emu_response *out)
+/* The answer's text (malloc'd): built while the caller still holds the
+ * lock when the body may share objects with the store (an operation is
+ * both answered and stored, and the tick changes it in place).  The body
+ * is released here too, under that same lock. */
+static char *emu_answer_text(struct emu_response *out)
 {
-	const char *text = "";
 	json_object *pub = NULL;
+	char *text;
+
+	if (!out->body)
+		return strdup("");
+	pub = emu_public(out->body);
+	text = strdup(pub ? mdc_json_str(pub, true) : "{}");
+	json_object_put(pub);
+	json_object_put(out->body);
+	out->body = NULL;
+	return text;
+}
+
+/* Queue STATUS and TEXT (stolen); nothing here touches the store. */
+static enum MHD_Result emu_send(struct MHD_Connection *c, const struct emu_response *out,
+				char *text)
+{
 	struct MHD_Response *resp;
 	enum MHD_Result ret;
 	char ra[16];
 
-	if (out->body) {
-		pub = emu_public(out->body);
-		text = pub ? mdc_json_str(pub, true) : "{}";
-	}
-	resp = MHD_create_response_from_buffer(strlen(text), (void *) text, MHD_RESPMEM_MUST_COPY);
-	json_object_put(pub);
-	if (!resp)
+	if (!text)
 		return MHD_NO;
+	resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+	if (!resp) {
+		free(text);
+		return MHD_NO;
+	}
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=UTF-8");
 	if (out->retry_after > 0) {
 		snprintf(ra, sizeof(ra), "%d", out->retry_after);
@@ -418,7 +440,7 @@ static enum MHD_Result emu_access(void *cls, struct MHD_Connection *c, const cha
 	struct emu_response out = { 0 };
 	struct mdc_ctx ctx;
 	enum MHD_Result ret = MHD_NO;
-	char verbuf[16] = "";
+	char verbuf[16] = "", *text = NULL;
 	bool bad_json = false;
 
 	(void) version;
@@ -487,15 +509,20 @@ static enum MHD_Result emu_access(void *cls, struct MHD_Connection *c, const cha
 	emu_lock(e);
 	emu_ops_tick(e);
 	emu_route(e, &r, &out);
-	if (e->dirty) {
-		emu_state_save(e);
-		e->dirty = false;
-	}
-	emu_unlock(e);
+	/* a write may change what it got from the store in place */
+	if (emu_is_write(method) && out.status >= 200 && out.status < 300)
+		e->dirty = true;
+	if (!out.status)
+		emu_reply_error(&out, "INTERNAL", "no answer for %s %s", method, url);
+	text = emu_answer_text(&out);
+	emu_unlock(e);		/* journals the change ... */
+	emu_journal_sync(e);	/* ... durably, before the answer leaves */
 send:
 	if (!out.status)
 		emu_reply_error(&out, "INTERNAL", "no answer for %s %s", method, url);
-	ret = emu_send(c, &out);
+	if (!text)
+		text = emu_answer_text(&out);
+	ret = emu_send(c, &out, text);
 out:
 	json_object_put(out.body);
 	json_object_put(r.query);
@@ -546,6 +573,25 @@ static int emu_parse_listen(const char *listen, struct sockaddr_in *sa)
 	return inet_pton(AF_INET, host[0] ? host : "127.0.0.1", &sa->sin_addr) == 1 ? 0 : -1;
 }
 
+/* Raise the descriptor limit to its hard maximum and keep some for the
+ * state, the log and the commands. */
+static unsigned emu_conn_limit(void)
+{
+	struct rlimit rl;
+	rlim_t n;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 256;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	n = rl.rlim_cur == RLIM_INFINITY ? EMU_MAX_CONNS : rl.rlim_cur;
+	n = n > 64 + 16 ? n - 64 : 16;
+	return n > EMU_MAX_CONNS ? EMU_MAX_CONNS : (unsigned) n;
+}
+
 int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop)
 {
 	struct sockaddr_in sa;
@@ -558,12 +604,17 @@ int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop)
 		return 2;
 	}
 	MHD_set_panic_func(emu_panic, NULL);
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
-			     MHD_USE_ERROR_LOG,
+	/* A few polling threads (epoll where there is one) instead of a thread
+	 * per connection: select() stopped at FD_SETSIZE and threads are not
+	 * free.  Connections are capped below the descriptor limit and idle
+	 * ones time out, so idle clients cannot lock normal requests out. */
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG,
 			     0, NULL, NULL, emu_access, e,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &sa,
 			     MHD_OPTION_NOTIFY_COMPLETED, emu_done, e,
-			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 60,
+			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned) EMU_THREADS,
+			     MHD_OPTION_CONNECTION_LIMIT, emu_conn_limit(),
+			     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) EMU_IDLE_SECONDS,
 			     MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned) 1,
 			     MHD_OPTION_END);
 	if (!d) {
@@ -579,11 +630,8 @@ int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop)
 
 		emu_lock(e);
 		emu_ops_tick(e);
-		if (e->dirty) {
-			emu_state_save(e);
-			e->dirty = false;
-		}
 		emu_unlock(e);
+		emu_journal_sync(e);
 		emu_sync_tick(e);
 		nanosleep(&ts, NULL);
 	}

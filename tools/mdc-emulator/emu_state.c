@@ -1,7 +1,10 @@
 /* emu_state.c - the emulator's store, long-running operations, --state
  * persistence and the slurm.conf regeneration hook. */
 #include "config.h"
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +23,6 @@
 void emu_lock(struct emu *e)
 {
 	pthread_mutex_lock(&e->lock);
-}
-
-void emu_unlock(struct emu *e)
-{
-	pthread_mutex_unlock(&e->lock);
 }
 
 double emu_now(void)
@@ -80,12 +78,35 @@ static json_object *emu_kind(struct emu *e, const char *kind, bool create)
 	return k;
 }
 
+/* Remember KIND/NAME for the next journal record: whoever got it may have
+ * changed it in place. */
+static void emu_touch(struct emu *e, const char *kind, const char *name)
+{
+	json_object *k = NULL;
+
+	if (!e->state_path)
+		return;
+	if (!e->touched && !(e->touched = json_object_new_object()))
+		return;
+	if (!json_object_object_get_ex(e->touched, kind, &k)) {
+		k = json_object_new_object();
+		if (!k || json_object_object_add(e->touched, kind, k)) {
+			json_object_put(k);
+			return;
+		}
+	}
+	if (!json_object_object_get_ex(k, name, NULL))
+		json_object_object_add(k, name, NULL);
+}
+
 json_object *emu_store_get(struct emu *e, const char *kind, const char *name)
 {
 	json_object *k = emu_kind(e, kind, false), *v = NULL;
 
-	if (k && json_object_object_get_ex(k, name, &v))
+	if (k && json_object_object_get_ex(k, name, &v)) {
+		emu_touch(e, kind, name);
 		return v;
+	}
 	return NULL;
 }
 
@@ -97,6 +118,7 @@ int emu_store_put(struct emu *e, const char *kind, const char *name, json_object
 		json_object_put(res);
 		return MDC_ERR_NOMEM;
 	}
+	emu_touch(e, kind, name);
 	e->dirty = true;
 	return 0;
 }
@@ -107,6 +129,7 @@ bool emu_store_del(struct emu *e, const char *kind, const char *name)
 
 	if (!k || !json_object_object_get_ex(k, name, NULL))
 		return false;
+	emu_touch(e, kind, name);
 	json_object_object_del(k, name);
 	e->dirty = true;
 	return true;
@@ -137,65 +160,510 @@ json_object *emu_store_list(struct emu *e, const char *kind, const char *prefix)
 	return arr;
 }
 
-/* --- persistence ------------------------------------------------------------ */
+/* --- persistence ------------------------------------------------------------
+ *
+ * A snapshot {version, gen, next_op, images, store} written atomically
+ * (temporary file, fsync, rename, fsync of the directory), and beside it a
+ * journal: a header line {"gen": G} and one line per committed change set
+ * {"next_op", "images", "put": {kind: {name: resource or null}}}, appended
+ * with one write and fdatasync'ed before the answer leaves.  A kill -9 can
+ * only cut the last journal line, which the load ignores.  The journal is
+ * folded into a new snapshot when it outgrows the snapshot; the new
+ * snapshot's generation makes the old journal void even if the process dies
+ * before the new journal replaces it. */
 
-int emu_state_save(struct emu *e)
+#define EMU_JOURNAL_MIN (4u << 20)
+
+static char *emu_journal_path(const struct emu *e)
 {
-	json_object *root;
-	const char *text;
-	struct mdc_ctx ctx;
-	int rc;
+	size_t n = strlen(e->state_path) + sizeof(".journal");
+	char *p = malloc(n);
 
+	if (p)
+		snprintf(p, n, "%s.journal", e->state_path);
+	return p;
+}
+
+/* fsync the directory holding PATH, so a rename in it survives a crash. */
+static void emu_sync_dir(const char *path)
+{
+	char *dir = strdup(path), *slash;
+	int fd;
+
+	if (!dir)
+		return;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+static int emu_write_atomic(const char *path, const char *text, size_t len)
+{
+	struct mdc_ctx ctx;
+
+	mdc_ctx_clear(&ctx);
+	if (mdc_write_file_atomic(path, text, len, 0600, &ctx)) {
+		mdc_error("%s", ctx.msg);
+		return ctx.err;
+	}
+	emu_sync_dir(path);
+	return 0;
+}
+
+int emu_state_compact(struct emu *e)
+{
+	json_object *root = NULL;
+	const char *text;
+	char *jpath = NULL, head[64];
+	int rc = 0, fd;
+
+	json_object_put(e->touched);
+	e->touched = NULL;
+	e->dirty = false;
 	if (!e->state_path)
 		return 0;
-	mdc_ctx_clear(&ctx);
-	root = json_object_new_object();
-	json_object_object_add(root, "version", json_object_new_int(1));
+	if (!(jpath = emu_journal_path(e)) || !(root = json_object_new_object())) {
+		rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	json_object_object_add(root, "version", json_object_new_int(2));
+	json_object_object_add(root, "gen", json_object_new_int64((int64_t) e->gen + 1));
 	json_object_object_add(root, "next_op", json_object_new_int64((int64_t) e->next_op));
 	json_object_object_add(root, "images", json_object_get(e->images));
 	json_object_object_add(root, "store", json_object_get(e->store));
-	text = mdc_json_str(root, true);
-	rc = mdc_write_file_atomic(e->state_path, text, strlen(text), 0600, &ctx);
-	if (rc)
-		mdc_error("%s", ctx.msg);
+	text = mdc_json_str(root, false);
+	if ((rc = emu_write_atomic(e->state_path, text, strlen(text))))
+		goto out;
+	e->gen++;
+	e->snapshot_bytes = strlen(text);
+	/* the snapshot holds every line written so far, synced */
+	pthread_mutex_lock(&e->sync_lock);
+	e->jseq_synced = __atomic_load_n(&e->jseq_written, __ATOMIC_ACQUIRE);
+	snprintf(head, sizeof(head), "{\"gen\":%lu}\n", e->gen);
+	if ((rc = emu_write_atomic(jpath, head, strlen(head)))) {
+		pthread_mutex_unlock(&e->sync_lock);
+		goto out;
+	}
+	if (e->journal_fd >= 0)
+		close(e->journal_fd);
+	fd = open(jpath, O_WRONLY | O_APPEND | O_CLOEXEC);
+	e->journal_fd = fd;
+	e->journal_bytes = strlen(head);
+	pthread_mutex_unlock(&e->sync_lock);
+	if (fd < 0) {
+		mdc_error("cannot open the state journal '%s': %s", jpath, strerror(errno));
+		rc = MDC_ERR_IO;
+	}
+out:
 	json_object_put(root);
+	free(jpath);
 	return rc;
+}
+
+/* The last journal line this thread wrote (0: none to sync). */
+static __thread unsigned long emu_tls_seq;
+
+void emu_journal_sync(struct emu *e)
+{
+	unsigned long want = emu_tls_seq, upto;
+
+	emu_tls_seq = 0;
+	if (!want)
+		return;
+	pthread_mutex_lock(&e->sync_lock);
+	if (e->jseq_synced < want && e->journal_fd >= 0) {
+		/* one fdatasync covers every line written before it */
+		upto = __atomic_load_n(&e->jseq_written, __ATOMIC_ACQUIRE);
+		if (fdatasync(e->journal_fd))
+			mdc_error("cannot sync the state journal: %s", strerror(errno));
+		else
+			e->jseq_synced = upto;
+	}
+	pthread_mutex_unlock(&e->sync_lock);
+}
+
+/* Append the touched resources as one journal line (lock held). */
+static int emu_journal_commit(struct emu *e)
+{
+	json_object *rec = NULL, *put = NULL;
+	const char *text;
+	struct mdc_buf line = MDC_BUF_INIT;
+	size_t off = 0;
+	int rc = 0;
+
+	if (e->journal_fd < 0)
+		return emu_state_compact(e);
+	rec = json_object_new_object();
+	put = json_object_new_object();
+	if (!rec || !put) {
+		json_object_put(put);
+		rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	json_object_object_add(rec, "next_op", json_object_new_int64((int64_t) e->next_op));
+	json_object_object_add(rec, "images", json_object_get(e->images));
+	json_object_object_add(rec, "put", put);
+	if (e->touched) {
+		json_object_object_foreach(e->touched, kind, names) {
+			json_object *k = emu_kind(e, kind, false), *out = json_object_new_object();
+
+			json_object_object_foreach(names, name, unused) {
+				json_object *v = NULL;
+
+				(void) unused;
+				if (k)
+					json_object_object_get_ex(k, name, &v);
+				json_object_object_add(out, name, json_object_get(v));
+			}
+			json_object_object_add(put, kind, out);
+		}
+	}
+	text = mdc_json_str(rec, false);
+	if (mdc_buf_adds(&line, text) || mdc_buf_addc(&line, '\n')) {
+		rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	while (off < line.len) {
+		ssize_t w = write(e->journal_fd, line.s + off, line.len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			mdc_error("cannot append to the state journal: %s", strerror(errno));
+			rc = MDC_ERR_IO;
+			goto out;
+		}
+		off += (size_t) w;
+	}
+	emu_tls_seq = __atomic_add_fetch(&e->jseq_written, 1, __ATOMIC_RELEASE);
+	e->journal_bytes += line.len;
+out:
+	/* the values are the live resources: release them under the lock */
+	json_object_put(rec);
+	mdc_buf_free(&line);
+	json_object_put(e->touched);
+	e->touched = NULL;
+	e->dirty = false;
+	if (rc)		/* a journal that lost a line is replaced by a snapshot */
+		return emu_state_compact(e);
+	if (e->journal_bytes > EMU_JOURNAL_MIN && e->journal_bytes > 2 * e->snapshot_bytes)
+		return emu_state_compact(e);
+	return 0;
+}
+
+void emu_unlock(struct emu *e)
+{
+	if (e->dirty)
+		emu_journal_commit(e);
+	else if (e->touched) {
+		json_object_put(e->touched);
+		e->touched = NULL;
+	}
+	pthread_mutex_unlock(&e->lock);
+}
+
+int emu_state_save(struct emu *e)
+{
+	/* written when the lock is released, before the answer is sent */
+	e->dirty = true;
+	return 0;
+}
+
+/* Apply one journal record to the loaded store. */
+static void emu_journal_apply(struct emu *e, json_object *rec)
+{
+	json_object *v;
+
+	e->next_op = (unsigned long) mdc_json_get_int(rec, "next_op", (int64_t) e->next_op);
+	if ((v = mdc_json_get_obj(rec, "images"))) {
+		json_object_object_foreach(v, k, img)
+			json_object_object_add(e->images, k, json_object_get(img));
+	}
+	if (!(v = mdc_json_get_obj(rec, "put")))
+		return;
+	json_object_object_foreach(v, kind, names) {
+		json_object *k;
+
+		if (!json_object_is_type(names, json_type_object) || !(k = emu_kind(e, kind, true)))
+			continue;
+		json_object_object_foreach(names, name, res) {
+			if (res)
+				json_object_object_add(k, name, json_object_get(res));
+			else
+				json_object_object_del(k, name);
+		}
+	}
+}
+
+/* Replay the journal of generation GEN; a cut last line (kill -9 during
+ * the append) is dropped, the next compaction removes it. */
+static int emu_journal_replay(struct emu *e, struct mdc_ctx *ctx)
+{
+	char *jpath = emu_journal_path(e), *text = NULL, *p, *nl;
+	size_t len = 0, lineno = 0, applied = 0;
+	int rc = 0;
+
+	if (!jpath)
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	if (access(jpath, F_OK))
+		goto out;
+	if ((rc = mdc_read_file(jpath, &text, &len, ctx)))
+		goto out;
+	for (p = text; p < text + len; p = nl + 1) {
+		json_object *rec = NULL;
+		struct mdc_ctx lctx;
+
+		nl = memchr(p, '\n', (size_t) (text + len - p));
+		if (!nl) {
+			mdc_info("state journal '%s': ignoring a cut last line", jpath);
+			break;
+		}
+		lineno++;
+		mdc_ctx_clear(&lctx);
+		if (mdc_json_parse(p, (size_t) (nl - p), &rec, &lctx) ||
+		    !json_object_is_type(rec, json_type_object)) {
+			json_object_put(rec);
+			mdc_error("state journal '%s' line %zu is damaged: the changes from there on "
+				  "are lost", jpath, lineno);
+			break;
+		}
+		if (lineno == 1) {
+			/* a journal of an older snapshot: its changes are in the snapshot */
+			if ((unsigned long) mdc_json_get_int(rec, "gen", -1) != e->gen) {
+				json_object_put(rec);
+				break;
+			}
+		} else {
+			emu_journal_apply(e, rec);
+			applied++;
+		}
+		json_object_put(rec);
+	}
+	if (applied)
+		mdc_info("state journal '%s': %zu change sets replayed", jpath, applied);
+out:
+	free(text);
+	free(jpath);
+	return rc;
+}
+
+/* Remove STATE.tmp.PID and STATE.journal.tmp.PID files whose writer is
+ * gone (a kill -9 between create and rename leaves them). */
+static void emu_clean_tmp(const struct emu *e)
+{
+	char *dir = strdup(e->state_path), *slash;
+	const char *base;
+	DIR *d;
+	struct dirent *de;
+
+	if (!dir)
+		return;
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		base = slash + 1;
+	} else {
+		base = dir;
+	}
+	d = opendir(slash ? (dir[0] ? dir : "/") : ".");
+	while (d && (de = readdir(d))) {
+		size_t bl = strlen(base);
+		const char *rest, *pid;
+		char *end, path[4096];
+		long n;
+
+		if (strncmp(de->d_name, base, bl))
+			continue;
+		rest = de->d_name + bl;
+		if (mdc_startswith(rest, ".journal"))
+			rest += 8;
+		if (!mdc_startswith(rest, ".tmp."))
+			continue;
+		pid = rest + 5;
+		n = strtol(pid, &end, 10);
+		if (*end || end == pid || n <= 0 || (kill((pid_t) n, 0) == 0 || errno != ESRCH))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", slash ? dir : ".", de->d_name);
+		if (!unlink(path))
+			mdc_info("removed the left-over temporary file '%s'", path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+static void emu_due_push(struct emu *e, const char *name, double due);
+static void emu_done_push(struct emu *e, const char *name);
+
+static unsigned long emu_op_number(const char *name)
+{
+	const char *s = strrchr(name, '/');
+
+	return s ? strtoul(s + 1, NULL, 10) : 0;
+}
+
+static int emu_op_num_cmp(const void *a, const void *b)
+{
+	unsigned long x = emu_op_number(*(char *const *) a), y = emu_op_number(*(char *const *) b);
+
+	return x < y ? -1 : x > y;
+}
+
+/* Rebuild the due-queue and the ring of finished operations from the store. */
+static void emu_ops_index(struct emu *e)
+{
+	json_object *ops = emu_kind(e, "operation", false);
+	struct mdc_strv done = MDC_STRV_INIT;
+
+	if (!ops)
+		return;
+	json_object_object_foreach(ops, name, op) {
+		json_object *d = NULL;
+
+		if (json_object_object_get_ex(op, "_due", &d))
+			emu_due_push(e, name, json_object_get_double(d));
+		else
+			mdc_strv_push(&done, name);
+	}
+	qsort(done.v, done.n, sizeof(done.v[0]), emu_op_num_cmp);
+	for (size_t i = 0; i < done.n; i++)
+		emu_done_push(e, done.v[i]);
+	mdc_strv_free(&done);
 }
 
 int emu_state_load(struct emu *e, struct mdc_ctx *ctx)
 {
 	json_object *root = NULL, *v;
-	int rc;
+	int rc = 0;
 
-	if (!e->state_path || access(e->state_path, F_OK))
+	if (!e->state_path)
 		return 0;
-	if ((rc = mdc_json_parse_file(e->state_path, &root, ctx)))
-		return rc;
-	if (!json_object_is_type(root, json_type_object)) {
-		rc = mdc_fail(ctx, MDC_ERR_PARSE, "state file '%s' is not a JSON object", e->state_path);
-		goto out;
+	emu_clean_tmp(e);
+	if (!access(e->state_path, F_OK)) {
+		if ((rc = mdc_json_parse_file(e->state_path, &root, ctx)))
+			return rc;
+		if (!json_object_is_type(root, json_type_object)) {
+			rc = mdc_fail(ctx, MDC_ERR_PARSE, "state file '%s' is not a JSON object",
+				      e->state_path);
+			goto out;
+		}
+		e->next_op = (unsigned long) mdc_json_get_int(root, "next_op", 1);
+		e->gen = (unsigned long) mdc_json_get_int(root, "gen", 0);
+		if ((v = mdc_json_get_obj(root, "images"))) {
+			json_object_object_foreach(v, k, img)
+				json_object_object_add(e->images, k, json_object_get(img));
+		}
+		if ((v = mdc_json_get_obj(root, "store"))) {
+			json_object_put(e->store);
+			e->store = json_object_get(v);
+		}
+		if ((rc = emu_journal_replay(e, ctx)))
+			goto out;
 	}
-	e->next_op = (unsigned long) mdc_json_get_int(root, "next_op", 1);
-	if ((v = mdc_json_get_obj(root, "images"))) {
-		json_object_object_foreach(v, k, img)
-			json_object_object_add(e->images, k, json_object_get(img));
-	}
-	if ((v = mdc_json_get_obj(root, "store"))) {
-		json_object_put(e->store);
-		e->store = json_object_get(v);
-	}
+	emu_ops_index(e);
+	if (emu_state_compact(e))
+		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot write the state file '%s' (see above)",
+			      e->state_path);
 out:
 	json_object_put(root);
 	return rc;
 }
 
+void emu_state_free(struct emu *e)
+{
+	for (size_t i = 0; i < e->ndue; i++)
+		free(e->due[i].name);
+	free(e->due);
+	for (size_t i = 0; i < EMU_KEEP_OPS; i++)
+		free(e->done_ops[i]);
+	json_object_put(e->touched);
+	if (e->journal_fd >= 0)
+		close(e->journal_fd);
+}
+
 /* --- operations ---------------------------------------------------------- */
+
+/* The due-queue: a binary min-heap on the due time. */
+static void emu_due_push(struct emu *e, const char *name, double due)
+{
+	struct emu_due it = { due, strdup(name) };
+	size_t i;
+
+	if (!it.name)
+		return;
+	if (e->ndue == e->adue) {
+		size_t n = e->adue ? 2 * e->adue : 16;
+		struct emu_due *d = realloc(e->due, n * sizeof(*d));
+
+		if (!d) {
+			free(it.name);
+			return;
+		}
+		e->due = d;
+		e->adue = n;
+	}
+	for (i = e->ndue++; i > 0 && e->due[(i - 1) / 2].due > due; i = (i - 1) / 2)
+		e->due[i] = e->due[(i - 1) / 2];
+	e->due[i] = it;
+}
+
+/* Remove the top; its name is the caller's. */
+static char *emu_due_pop(struct emu *e)
+{
+	char *name = e->due[0].name;
+	struct emu_due last = e->due[--e->ndue];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= e->ndue)
+			break;
+		if (c + 1 < e->ndue && e->due[c + 1].due < e->due[c].due)
+			c++;
+		if (e->due[c].due >= last.due)
+			break;
+		e->due[i] = e->due[c];
+		i = c;
+	}
+	if (e->ndue)
+		e->due[i] = last;
+	return name;
+}
+
+/* Note a finished operation; the oldest beyond EMU_KEEP_OPS is forgotten. */
+static void emu_done_push(struct emu *e, const char *name)
+{
+	size_t slot = (e->done_head + e->ndone) % EMU_KEEP_OPS;
+	char *copy = strdup(name);
+
+	if (!copy)
+		return;
+	if (e->ndone == EMU_KEEP_OPS) {
+		slot = e->done_head;
+		emu_store_del(e, "operation", e->done_ops[slot]);
+		free(e->done_ops[slot]);
+		e->done_head = (e->done_head + 1) % EMU_KEEP_OPS;
+	} else {
+		e->ndone++;
+	}
+	e->done_ops[slot] = copy;
+}
 
 json_object *emu_op_get(struct emu *e, const char *name)
 {
 	return emu_store_get(e, "operation", name);
 }
-
 static void emu_op_meta(json_object *op, const char *type, const char *progress,
 			const char *create_time)
 {
@@ -214,6 +682,7 @@ static void emu_op_meta(json_object *op, const char *type, const char *progress,
 json_object *emu_op_start(struct emu *e, const struct emu_op_spec *spec)
 {
 	json_object *op = json_object_new_object();
+	double due = emu_now() + e->lro_seconds;
 	char name[1024];
 
 	if (!op) {
@@ -224,7 +693,8 @@ json_object *emu_op_start(struct emu *e, const struct emu_op_spec *spec)
 	json_object_object_add(op, "name", json_object_new_string(name));
 	json_object_object_add(op, "done", json_object_new_boolean(0));
 	emu_op_meta(op, spec->metadata_type, spec->progress, NULL);
-	json_object_object_add(op, "_due", json_object_new_double(emu_now() + e->lro_seconds));
+	json_object_object_add(op, "_due", json_object_new_double(due));
+	emu_due_push(e, name, due);
 	if (spec->kind)
 		json_object_object_add(op, "_kind", json_object_new_string(spec->kind));
 	if (spec->res_name)
@@ -307,28 +777,23 @@ static void emu_op_finish(struct emu *e, json_object *op)
 	e->dirty = true;
 }
 
-/* Due names are collected first: a done hook may start another operation. */
+/* Finish the due operations, earliest first: only the top of the queue is
+ * looked at, so a request costs nothing per stored operation.  A done hook
+ * may start another operation (pushed while we pop). */
 void emu_ops_tick(struct emu *e)
 {
-	json_object *ops = emu_kind(e, "operation", false);
-	struct mdc_strv due = MDC_STRV_INIT;
 	double now = emu_now();
 
-	if (!ops || e->hold_ops)
-		return;
-	json_object_object_foreach(ops, name, op) {
-		json_object *d = NULL;
+	while (!e->hold_ops && e->ndue && e->due[0].due <= now) {
+		char *name = emu_due_pop(e);
+		json_object *o = emu_store_get(e, "operation", name);
 
-		if (json_object_object_get_ex(op, "_due", &d) && json_object_get_double(d) <= now)
-			mdc_strv_push(&due, name);
-	}
-	for (size_t i = 0; i < due.n; i++) {
-		json_object *o = emu_store_get(e, "operation", due.v[i]);
-
-		if (o)
+		if (o && json_object_object_get_ex(o, "_due", NULL)) {
 			emu_op_finish(e, o);
+			emu_done_push(e, name);
+		}
+		free(name);
 	}
-	mdc_strv_free(&due);
 }
 
 /* --- slurm.conf regeneration -------------------------------------------------- */

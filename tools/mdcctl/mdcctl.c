@@ -304,8 +304,27 @@ static bool mdcctl_confirm_plan(const struct mdc_plan *plan, void *arg)
 	mdc_plan_format(plan, &b);
 	fputs(mdc_buf_str(&b), stderr);
 	mdc_buf_free(&b);
-	yes = mdcctl_confirm(g, "This recreates nodes. Apply?");
+	yes = mdcctl_confirm(g, "This may recreate the nodes of the pools above. Apply?");
 	return yes;
+}
+
+/* After the operation: what it did to the node pools, from its own
+ * record (VM_DELETION events), when a move was possible or happened. */
+static void mdcctl_print_recreated(const struct mdc_plan *plan, const json_object *op)
+{
+	struct mdc_strv done = MDC_STRV_INIT;
+	char *list;
+
+	if (mdc_plan_op_recreated(op, &done) || (!plan->recreate.n && !done.n))
+		goto out;
+	if (!done.n) {
+		printf("node pools recreated: none (the operation reported no VM_DELETION event)\n");
+	} else if ((list = mdc_strv_join(&done, ", "))) {
+		printf("node pools recreated: %s (VM_DELETION events of the operation)\n", list);
+		free(list);
+	}
+out:
+	mdc_strv_free(&done);
 }
 
 int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *what)
@@ -357,6 +376,8 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 				mdcctl_print_op_started(name);
 			else if (!rc)
 				printf("%s: updated\n", what);
+			if (!rc && mdc_json_get_bool(op, "done", false))
+				mdcctl_print_recreated(&plan, op);
 		}
 	}
 out:
