@@ -10,7 +10,7 @@
 
 command -v jq >/dev/null || skip_all "jq is not installed"
 lab_up --managed --lro-seconds 0
-plan 23
+plan 24
 
 MDCCTL=$top_builddir/mdcctl
 export MDC_CONF=$TEST_DIR/mdc.conf
@@ -35,6 +35,7 @@ is "$(cut -d' ' -f2- "$LAB_DIR/run/sync.count")" "reload 0" "the emulator's relo
 is "$(cat "$LAB_DIR/run/restart.pending" 2>&1)" SchedulerType "the lab notes the key pending restart"
 like "$(grep '^SchedulerType=' "$SLURM_CONF")" '^SchedulerType=sched/builtin$' "slurm.conf has the new value"
 is "$(cval SchedulerType)" sched/backfill "slurmctld still runs the old one"
+like "$("$LAB_SCRIPT" status "$LAB_DIR" 2>&1)" '^restart_pending SchedulerType$' "slurm-lab status shows it"
 
 # --- drift: pending restart, not drift, never adopted back
 j=$("$MDCCTL" --format json drift)
