@@ -577,11 +577,10 @@ static int mdc_check_labels(const json_object *labels, struct mdc_ctx *ctx)
 }
 
 /* Every string and member name of V is valid UTF-8 (json-c does not
- * check); PATH names the first bad one. */
+ * check); PATH (size SZ) gets the place of the first bad one. */
 static bool mdc_json_utf8_ok(const json_object *v, char *path, size_t sz)
 {
 	size_t len = strlen(path);
-	bool ok = true;
 
 	switch (json_object_get_type(v)) {
 	case json_type_string:
@@ -591,7 +590,7 @@ static bool mdc_json_utf8_ok(const json_object *v, char *path, size_t sz)
 			if (!mdc_rules_utf8_ok(k))
 				return false;
 			snprintf(path + len, sz - len, "%s%s", len ? "." : "", k);
-			if (!(ok = mdc_json_utf8_ok(m, path, sz)))
+			if (!mdc_json_utf8_ok(m, path, sz))
 				return false;
 			path[len] = '\0';
 		}
