@@ -4,7 +4,7 @@
 #   . "$top_srcdir/tests/lib/tap.sh"
 #   . "$top_srcdir/tests/lib/lab.sh"
 #   lab_up [--managed] [slurm-lab up options...]   # before plan
-#   ... SLURM_CONF (and MDC_ENDPOINT, MDC_CLUSTER) are exported ...
+#   ... SLURM_CONF (and MDC_ENDPOINT, MDC_CLUSTER, MDC_TOKEN_FILE) are exported ...
 #   lab_down                                      # optional: at_exit does it
 #   lab_start DIR [options]   # another lab in DIR (several labs per test)
 #   lab_need                  # only the skip checks (root, Slurm installed)
