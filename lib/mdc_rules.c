@@ -629,7 +629,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 		return rc;
 	if (*login && !mdc_find_by(pools, "id", login))
 		return mdc_rules_fail(ctx, SS "login_node_pool_id", "login_node_pool_id '%s' names no "
-				      "node pool: add the pool to node_pools", login);
+				      "node pool: add the pool to node_pools", mdc_safe(login));
 	if (parts && !json_object_is_type(parts, json_type_array))
 		return mdc_rules_fail(ctx, SS "partitions", "partitions must be a list");
 	if (parts && json_object_array_length(parts) > MDC_RULES_MAX_PARTITIONS)
@@ -655,7 +655,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 
 			if (!mdc_find_by(pools, "id", pid))
 				return mdc_rules_fail(ctx, SS "partitions", "partition '%s': node pool '%s' "
-						      "does not exist", id, pid);
+						      "does not exist", id, mdc_safe(pid));
 			if (*login && !strcmp(pid, login))
 				return mdc_rules_fail(ctx, SS "partitions", "partition '%s': node pool "
 						      "'%s' is the login pool and has no Slurm nodes",
@@ -668,7 +668,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 	}
 	if (*def && !mdc_find_by(parts, "id", def))
 		return mdc_rules_fail(ctx, SS "default_partition_id", "default_partition_id '%s' names "
-				      "no partition: name one of the cluster's partitions", def);
+				      "no partition: name one of the cluster's partitions", mdc_safe(def));
 	if (sets && !json_object_is_type(sets, json_type_array))
 		return mdc_rules_fail(ctx, SS "node_sets", "node_sets must be a list");
 	for (size_t i = 0; sets && i < json_object_array_length(sets); i++) {
@@ -681,7 +681,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 		if (!mdc_find_by(pools, "id", pid) || (*login && !strcmp(pid, login)))
 			return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' names no compute "
 					      "node pool: use the id of a pool in node_pools other than "
-					      "the login pool", pid);
+					      "the login pool", mdc_safe(pid));
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(sets, j), "node_pool_id", ""),
 				    pid))
