@@ -211,65 +211,18 @@ static int arr_del_idx(json_object *arr, size_t idx)
 
 /* ---- checks on the user's input -------------------------------------- */
 
-static const char *scope_word(unsigned scope)
-{
-	switch (scope) {
-	case SC_SCOPE_PARTITION: return "partition";
-	case SC_SCOPE_NODE: return "node";
-	default: return "cluster";
-	}
-}
-
-/* Check a Slurm key (and VALUE, unless NULL for an unset) for SCOPE.
- * Returns the option (canonical name) or NULL after recording a refusal. */
+/* Check a Slurm key (and VALUE, unless NULL for an unset) for SCOPE with
+ * the service's own rule (mdc_rules_check_setting).  Returns the option
+ * (canonical name) or NULL after recording a refusal. */
 static const struct sc_option *check_key(struct plan_st *st, const char *where, const char *subj,
 					 unsigned scope, const char *key, const char *value)
 {
 	const struct sc_option *opt;
-	char why[256];
+	struct mdc_ctx kctx;
 
-	if (!key || !*key || mdc_has_ctrl(key)) {
-		refuse(st, where, "%s: empty key or a key with a control character", subj);
-		return NULL;
-	}
-	if (value && mdc_has_ctrl(value)) {
-		refuse(st, where, "%s: the value of '%s' contains a control character (newline, tab, ...): "
-		       "refused, it would inject slurm.conf lines", subj, key);
-		return NULL;
-	}
-	if (scope == SC_SCOPE_PARTITION && mdc_key_eq(key, "Default")) {
-		refuse(st, where, "%s: key 'Default' is refused: the default partition is "
-		       "default_partition_id (mdcctl partition default ID)", subj);
-		return NULL;
-	}
-	opt = sc_opt_find(key, scope);
-	if (!opt) {
-		const struct sc_option *dbd = sc_opt_find(key, SC_SCOPE_DBD);
-		const char *hint = sc_opt_suggest(key, scope);
-
-		if (dbd)
-			refuse(st, where, "%s: '%s' is a slurmdbd.conf parameter, not a slurm.conf one: "
-			       "refused by the managed service", subj, dbd->name);
-		else if (hint)
-			refuse(st, where, "%s: unknown %s-scope Slurm parameter '%s' (did you mean '%s'?)",
-			       subj, scope_word(scope), key, hint);
-		else
-			refuse(st, where, "%s: unknown %s-scope Slurm parameter '%s'",
-			       subj, scope_word(scope), key);
-		return NULL;
-	}
-	if (opt->flags & SC_OPT_REFUSED) {
-		refuse(st, where, "%s: '%s' is refused by the managed service%s%s", subj, opt->name,
-		       opt->why ? ": " : "", opt->why ? opt->why : "");
-		return NULL;
-	}
-	if (opt->flags & SC_OPT_MANAGED) {
-		refuse(st, where, "%s: '%s' is service-managed and cannot be set%s%s", subj, opt->name,
-		       opt->why ? ": " : "", opt->why ? opt->why : "");
-		return NULL;
-	}
-	if (value && !sc_opt_check_value(opt, value, why, sizeof(why))) {
-		refuse(st, where, "%s: %s='%s': %s", subj, opt->name, value, why);
+	mdc_ctx_clear(&kctx);
+	if (mdc_rules_check_setting(key, value, scope, subj, &opt, &kctx)) {
+		refuse(st, where, "%s", kctx.msg);
 		return NULL;
 	}
 	return opt;
@@ -277,28 +230,26 @@ static const struct sc_option *check_key(struct plan_st *st, const char *where, 
 
 static bool check_id(struct plan_st *st, const char *where, const char *what, const char *id)
 {
-	if (!id || !*id) {
-		refuse(st, where, "%s: no id given", what);
-		return false;
-	}
-	if (mdc_has_ctrl(id)) {
-		refuse(st, where, "%s id contains a control character", what);
+	struct mdc_ctx kctx;
+
+	mdc_ctx_clear(&kctx);
+	if (mdc_rules_check_id(what, id ? id : "", &kctx)) {
+		refuse(st, where, "%s", kctx.msg);
 		return false;
 	}
 	return true;
 }
 
-/* Google label rules: lower-case letters, digits, '-' and '_', at most 63
- * characters; keys start with a letter. */
-static bool label_ok(const char *s, bool key)
+/* Google's label rules, from the shared rules. */
+static bool check_label(struct plan_st *st, const char *where, const char *key, const char *value)
 {
-	size_t n = strlen(s);
+	struct mdc_ctx kctx;
 
-	if (n > 63 || (key && (n == 0 || s[0] < 'a' || s[0] > 'z')))
+	mdc_ctx_clear(&kctx);
+	if (mdc_rules_check_label(key ? key : "", value, &kctx)) {
+		refuse(st, where, "%s", kctx.msg);
 		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
-			return false;
+	}
 	return true;
 }
 
@@ -526,10 +477,14 @@ static int op_pool_scale(struct plan_st *st, const struct mdc_op *op)
 
 	if (!pool)
 		return 0;
-	if (op->min < 0 || op->max < op->min) {
-		refuse(st, op->where, "node pool '%s': need 0 <= min <= max (got min %lld, max %lld)",
-		       op->id, (long long) op->min, (long long) op->max);
-		return 0;
+	{
+		struct mdc_ctx kctx;
+
+		mdc_ctx_clear(&kctx);
+		if (mdc_rules_check_node_counts(op->id, (long long) op->min, (long long) op->max, &kctx)) {
+			refuse(st, op->where, "%s", kctx.msg);
+			return 0;
+		}
 	}
 	if (!(sc = get_or_make(pool, "scaling_spec", json_type_object)))
 		return MDC_ERR_NOMEM;
@@ -595,22 +550,16 @@ static int op_label(struct plan_st *st, const struct mdc_op *op, bool set)
 
 	if (!labels)
 		return MDC_ERR_NOMEM;
-	if (!op->key || !label_ok(op->key, true)) {
-		refuse(st, op->where, "label key '%s': use lower-case letters, digits, '-' and '_', "
-		       "starting with a letter, at most 63 characters", op->key ? op->key : "");
+	if (!check_label(st, op->where, op->key, NULL))
 		return 0;
-	}
 	if (!set) {
 		if (!json_object_object_get_ex(labels, op->key, NULL))
 			warn(st, op->where, "label '%s' is not set: nothing to remove", op->key);
 		json_object_object_del(labels, op->key);
 		return 0;
 	}
-	if (!op->value || !label_ok(op->value, false)) {
-		refuse(st, op->where, "label '%s': value '%s': use lower-case letters, digits, '-' and '_', "
-		       "at most 63 characters", op->key, op->value ? op->value : "");
+	if (!check_label(st, op->where, op->key, op->value ? op->value : ""))
 		return 0;
-	}
 	return json_object_object_add(labels, op->key, json_object_new_string(op->value)) ? MDC_ERR_NOMEM : 0;
 }
 

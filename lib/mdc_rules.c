@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "mdc_json.h"
 #include "mdc_rules.h"
 #include "mdc_str.h"
@@ -30,34 +31,6 @@ static const char *const mdc_mask_paths[] = {
 	NULL,
 };
 
-/* C10: keys the service refuses whatever their scope, and why. */
-static const struct {
-	const char *key;
-	const char *why;
-} mdc_refused[] = {
-	{ "HealthCheckProgram", "the service runs its own health checks" },
-	{ "HealthCheckInterval", "the service runs its own health checks" },
-	{ "HealthCheckNodeState", "the service runs its own health checks" },
-	{ "RequeueExit", "the service manages requeueing" },
-	{ "RequeueExitHold", "the service manages requeueing" },
-	{ "Prolog", "use orchestrator_spec.slurm_spec.prolog_bash_scripts" },
-	{ "Epilog", "use orchestrator_spec.slurm_spec.epilog_bash_scripts" },
-};
-
-/* Keys that are fields of the spec, not settings, per scope. */
-static const struct {
-	unsigned scope;
-	const char *key;
-	const char *why;
-} mdc_scope_refused[] = {
-	{ SC_SCOPE_PARTITION, "Default", "use orchestrator_spec.slurm_spec.default_partition_id" },
-	{ SC_SCOPE_PARTITION, "Nodes", "use the partition's node_pool_ids" },
-	{ SC_SCOPE_PARTITION, "PartitionName", "use the partition's id" },
-	{ SC_SCOPE_NODE, "NodeName", "use the node set's node_pool_id" },
-	{ SC_SCOPE_NODE, "NodeAddr", "node addresses are managed by the service" },
-	{ SC_SCOPE_NODE, "NodeHostname", "node host names are managed by the service" },
-};
-
 static __thread char mdc_rules_field[256];
 
 const char *mdc_rules_last_field(void)
@@ -65,7 +38,14 @@ const char *mdc_rules_last_field(void)
 	return mdc_rules_field;
 }
 
-/* Fail naming FIELD (kept for the emulator's BadRequest detail). */
+/* Fail with ERR naming FIELD (kept for the emulator's BadRequest detail). */
+static int mdc_rules_vfail(struct mdc_ctx *ctx, enum mdc_err err, const char *field,
+			   const char *fmt, va_list ap)
+{
+	snprintf(mdc_rules_field, sizeof(mdc_rules_field), "%s", field ? field : "");
+	return mdc_vfail(ctx, err, fmt, ap);
+}
+
 static int mdc_rules_fail(struct mdc_ctx *ctx, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int mdc_rules_fail(struct mdc_ctx *ctx, const char *field, const char *fmt, ...)
@@ -73,9 +53,22 @@ static int mdc_rules_fail(struct mdc_ctx *ctx, const char *field, const char *fm
 	va_list ap;
 	int rc;
 
-	snprintf(mdc_rules_field, sizeof(mdc_rules_field), "%s", field ? field : "");
 	va_start(ap, fmt);
-	rc = mdc_vfail(ctx, MDC_ERR_INVAL, fmt, ap);
+	rc = mdc_rules_vfail(ctx, MDC_ERR_INVAL, field, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* The same for what the service refuses outright (MDC_ERR_REFUSED). */
+static int mdc_rules_refuse(struct mdc_ctx *ctx, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int mdc_rules_refuse(struct mdc_ctx *ctx, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = mdc_rules_vfail(ctx, MDC_ERR_REFUSED, field, fmt, ap);
 	va_end(ap);
 	return rc;
 }
@@ -187,6 +180,211 @@ static const char *mdc_other_scope(const char *key, unsigned scope)
 	return NULL;
 }
 
+/* --- text, ids, labels, numbers ---------------------------------------------- */
+
+/* Length of the UTF-8 sequence at S and its code point, 0 if invalid. */
+static size_t mdc_utf8_seq(const unsigned char *s, unsigned long *cp)
+{
+	size_t n, i;
+	unsigned long c, min;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, c = s[0] & 0x1f, min = 0x80;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, c = s[0] & 0x0f, min = 0x800;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, c = s[0] & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, UTF-16 surrogates and beyond Unicode are invalid */
+	if (c < min || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	*cp = c;
+	return n;
+}
+
+bool mdc_rules_utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	unsigned long cp;
+	size_t n;
+
+	for (; p && *p; p += n)
+		if (!(n = mdc_utf8_seq(p, &cp)))
+			return false;
+	return true;
+}
+
+/* C0 and C1 control characters (U+0080-U+009F are terminal escapes too);
+ * S is valid UTF-8. */
+static bool mdc_has_control(const char *s)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	unsigned long cp;
+	size_t n;
+
+	for (; p && *p; p += n) {
+		if (!(n = mdc_utf8_seq(p, &cp)))
+			return false;
+		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+			return true;
+	}
+	return false;
+}
+
+/* Slurm's value grammar (parse_config.c keyvalue_pattern) is either
+ * "text without a double quote" or text without white space, read
+ * verbatim.  sc_render quotes a value with spaces, so a double quote is
+ * expressible only in an unquoted value that does not start with one. */
+static bool mdc_value_renderable(const char *v)
+{
+	if (!strchr(v, '"'))
+		return true;
+	return v[0] != '"' && !strchr(v, ' ');
+}
+
+int mdc_rules_check_setting(const char *key, const char *value, unsigned scope,
+			    const char *where, const struct sc_option **optp,
+			    struct mdc_ctx *ctx)
+{
+	const char *w = where && *where ? where : "config";
+	const struct sc_option *opt;
+	const char *other, *hint;
+	char why[256] = "";
+
+	if (optp)
+		*optp = NULL;
+	if (!key || !*key)
+		return mdc_rules_fail(ctx, w, "%s: empty parameter name", w);
+	if (!mdc_rules_utf8_ok(key) || mdc_has_control(key))
+		return mdc_rules_fail(ctx, w, "%s: a parameter name holds control characters or "
+				      "invalid UTF-8", w);
+	if (value && !mdc_rules_utf8_ok(value))
+		return mdc_rules_fail(ctx, w, "%s: the value of '%s' is not valid UTF-8", w, key);
+	if (value && mdc_has_control(value))
+		return mdc_rules_refuse(ctx, w, "%s: the value of '%s' contains control characters "
+					"(a newline, a tab...), which would inject slurm.conf lines",
+					w, key);
+	opt = sc_opt_find(key, scope);
+	if (!opt) {
+		other = mdc_other_scope(key, scope);
+		if (other && strstr(other, "slurmdbd"))
+			return mdc_rules_refuse(ctx, w, "%s: '%s' is refused: it is %s",
+						w, key, other);
+		if (other)
+			return mdc_rules_fail(ctx, w, "%s: parameter '%s' is not valid in %s scope: it is %s",
+					      w, key, mdc_scope_name(scope), other);
+		if ((hint = sc_opt_suggest(key, scope)))
+			return mdc_rules_fail(ctx, w, "%s: unknown key '%s' (did you mean '%s'?)",
+					      w, key, hint);
+		return mdc_rules_fail(ctx, w, "%s: unknown key '%s'", w, key);
+	}
+	if (opt->flags & (SC_OPT_REFUSED | SC_OPT_RECORD | SC_OPT_MANAGED | SC_OPT_EXEC))
+		return mdc_rules_refuse(ctx, w, "%s: '%s' is %srefused%s%s", w, opt->name,
+					(opt->flags & SC_OPT_MANAGED) ? "service-managed and " : "",
+					opt->why ? ": " : "", opt->why ? opt->why : "");
+	if (value && strlen(value) > MDC_RULES_MAX_VALUE)
+		return mdc_rules_fail(ctx, w, "%s: the value of '%s' is %zu bytes long: at most %d",
+				      w, key, strlen(value), MDC_RULES_MAX_VALUE);
+	if (value && !mdc_value_renderable(value))
+		return mdc_rules_fail(ctx, w, "%s: the value of '%s' holds a double quote that "
+				      "slurm.conf cannot express (only in a value without spaces that "
+				      "does not start with one)", w, key);
+	/* C13: each value alone, as the service does */
+	if (value && !sc_opt_check_value(opt, value, why, sizeof(why)))
+		return mdc_rules_fail(ctx, w, "%s: invalid value %s='%s': %s", w, opt->name, value, why);
+	if (optp)
+		*optp = opt;
+	return 0;
+}
+
+int mdc_rules_check_id(const char *what, const char *id, struct mdc_ctx *ctx)
+{
+	size_t n = id ? strlen(id) : 0;
+	const char *f = what && strstr(what, "partition") ? SS "partitions" : "node_pools";
+
+	if (!id || !mdc_rules_utf8_ok(id) || mdc_has_control(id))
+		return mdc_rules_fail(ctx, f, "%s id: control characters or invalid UTF-8", what);
+	if (n == 0 || n > MDC_RULES_MAX_ID)
+		return mdc_rules_fail(ctx, f, "%s id '%s': give 1 to %d characters", what, id,
+				      MDC_RULES_MAX_ID);
+	if (!isalnum((unsigned char) id[0]))
+		return mdc_rules_fail(ctx, f, "invalid %s id '%s': start with a letter or a digit",
+				      what, id);
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char) id[i]) && !strchr("-_.", id[i]))
+			return mdc_rules_fail(ctx, f, "invalid %s id '%s': use letters, digits, '-', "
+					      "'_' and '.'", what, id);
+	/* PartitionName=DEFAULT and NodeName=DEFAULT set Slurm's defaults */
+	if (!strcasecmp(id, "DEFAULT"))
+		return mdc_rules_fail(ctx, f, "invalid %s id '%s': DEFAULT is a reserved word of "
+				      "slurm.conf", what, id);
+	return 0;
+}
+
+/* One label part: lower-case letters, digits, '_', '-' and international
+ * characters (any letter beyond ASCII), counted in characters. */
+static bool mdc_label_part_ok(const char *s, bool key)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	unsigned long cp;
+	size_t n, chars = 0;
+
+	if (!s || !mdc_rules_utf8_ok(s))
+		return false;
+	for (; *p; p += n, chars++) {
+		n = mdc_utf8_seq(p, &cp);
+		if (cp >= 0xa0)
+			continue;	/* international */
+		if (cp >= 0x80)
+			return false;	/* C1 controls */
+		if (chars == 0 && key && !(cp >= 'a' && cp <= 'z'))
+			return false;
+		if (!((cp >= 'a' && cp <= 'z') || (cp >= '0' && cp <= '9') || cp == '_' || cp == '-'))
+			return false;
+	}
+	return chars <= MDC_RULES_MAX_LABEL_CHARS && (!key || chars >= 1);
+}
+
+/* Print S safely in a message: control bytes and invalid UTF-8 would
+ * forge lines in logs and terminals. */
+static const char *mdc_safe(const char *s)
+{
+	return s && mdc_rules_utf8_ok(s) && !mdc_has_control(s) ? s : "(unprintable)";
+}
+
+int mdc_rules_check_label(const char *key, const char *value, struct mdc_ctx *ctx)
+{
+	if (!mdc_label_part_ok(key, true))
+		return mdc_rules_fail(ctx, "labels", "label key '%s': use 1 to %d lower-case letters, "
+				      "digits, '-', '_' or international characters, starting with a "
+				      "letter", mdc_safe(key), MDC_RULES_MAX_LABEL_CHARS);
+	if (value && !mdc_label_part_ok(value, false))
+		return mdc_rules_fail(ctx, "labels", "label value '%s' (key '%s'): use at most %d "
+				      "lower-case letters, digits, '-', '_' or international characters",
+				      mdc_safe(value), key, MDC_RULES_MAX_LABEL_CHARS);
+	return 0;
+}
+
+int mdc_rules_check_node_counts(const char *pool, long long min, long long max,
+				struct mdc_ctx *ctx)
+{
+	if (min < 0 || max < 0 || min > max || max > MDC_RULES_MAX_POOL_NODES)
+		return mdc_rules_fail(ctx, "node_pools", "node pool '%s': node counts need 0 <= min <= "
+				      "max <= %d (got min %lld, max %lld)", mdc_safe(pool),
+				      MDC_RULES_MAX_POOL_NODES, min, max);
+	return 0;
+}
+
 int mdc_rules_check_config_map(const json_object *map, unsigned scope,
 			       const char *where, struct mdc_ctx *ctx)
 {
@@ -200,10 +398,6 @@ int mdc_rules_check_config_map(const json_object *map, unsigned scope,
 		return mdc_rules_fail(ctx, w, "%s: config must be a map of Slurm parameter names "
 				      "to strings", w);
 	json_object_object_foreach((json_object *) map, key, val) {
-		const struct sc_option *opt;
-		const char *v, *other;
-		char why[256] = "";
-
 		for (size_t i = 0; i < seen.n; i++)
 			if (mdc_key_eq(seen.v[i], key)) {
 				rc = mdc_rules_fail(ctx, w, "%s: parameters '%s' and '%s' are the same "
@@ -211,70 +405,17 @@ int mdc_rules_check_config_map(const json_object *map, unsigned scope,
 						    "underscores): keep one", w, seen.v[i], key);
 				goto out;
 			}
-		mdc_strv_push(&seen, key);
-		if (!*key || mdc_has_ctrl(key)) {
-			rc = mdc_rules_fail(ctx, w, "%s: invalid parameter name '%s'", w, key);
+		if (mdc_strv_push(&seen, key)) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
 		if (!json_object_is_type(val, json_type_string)) {
 			rc = mdc_rules_fail(ctx, w, "%s: the value of '%s' must be a string of "
-					    "slurm.conf text", w, key);
+					    "slurm.conf text", w, mdc_safe(key));
 			goto out;
 		}
-		v = json_object_get_string(val);
-		if (mdc_has_ctrl(v)) {
-			rc = mdc_rules_fail(ctx, w, "%s: the value of '%s' contains a newline or other "
-					    "control character, which would inject slurm.conf lines",
-					    w, key);
+		if ((rc = mdc_rules_check_setting(key, json_object_get_string(val), scope, w, NULL, ctx)))
 			goto out;
-		}
-		for (size_t i = 0; i < sizeof(mdc_refused) / sizeof(mdc_refused[0]); i++)
-			if (mdc_key_eq(key, mdc_refused[i].key)) {
-				rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is refused by the "
-						    "service: %s", w, key, mdc_refused[i].why);
-				goto out;
-			}
-		for (size_t i = 0; i < sizeof(mdc_scope_refused) / sizeof(mdc_scope_refused[0]); i++)
-			if ((mdc_scope_refused[i].scope & scope) && mdc_key_eq(key, mdc_scope_refused[i].key)) {
-				rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is refused in %s scope: %s",
-						    w, key, mdc_scope_name(scope), mdc_scope_refused[i].why);
-				goto out;
-			}
-		opt = sc_opt_find(key, scope);
-		if (!opt) {
-			const char *hint = sc_opt_suggest(key, scope);
-
-			other = mdc_other_scope(key, scope);
-			if (other && strstr(other, "slurmdbd"))
-				rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is refused by the "
-						    "service: it is %s", w, key, other);
-			else if (other)
-				rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is not valid in %s "
-						    "scope: it is %s", w, key, mdc_scope_name(scope), other);
-			else if (hint)
-				rc = mdc_rules_fail(ctx, w, "%s: unknown Slurm parameter '%s' (did you "
-						    "mean '%s'?)", w, key, hint);
-			else
-				rc = mdc_rules_fail(ctx, w, "%s: unknown Slurm parameter '%s'", w, key);
-			goto out;
-		}
-		if (opt->flags & SC_OPT_REFUSED) {
-			rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is refused by the service%s%s",
-					    w, key, opt->why ? ": " : "", opt->why ? opt->why : "");
-			goto out;
-		}
-		if (opt->flags & SC_OPT_MANAGED) {
-			rc = mdc_rules_fail(ctx, w, "%s: parameter '%s' is managed by the service and "
-					    "cannot be set%s%s", w, key, opt->why ? ": " : "",
-					    opt->why ? opt->why : "");
-			goto out;
-		}
-		/* C13: each value alone, as the service does */
-		if (!sc_opt_check_value(opt, v, why, sizeof(why))) {
-			rc = mdc_rules_fail(ctx, w, "%s: invalid value '%s' for '%s': %s", w, v,
-					    opt->name, why);
-			goto out;
-		}
 	}
 out:
 	mdc_strv_free(&seen);
@@ -329,21 +470,68 @@ static int mdc_check_str_list(const json_object *v, const char *field, struct md
 	return 0;
 }
 
+/* Numeric fields of a node pool: proto3 int64/int32, which JSON carries as
+ * a number or a string of digits; never a fraction, an exponent, a
+ * boolean or out of range. */
+static const struct {
+	const char *obj, *field;
+	long long max;
+} mdc_pool_numbers[] = {
+	{ "scaling_spec", "min_node_count", MDC_RULES_MAX_POOL_NODES },
+	{ "scaling_spec", "max_node_count", MDC_RULES_MAX_POOL_NODES },
+	{ "boot_disk", "boot_disk_size_gb", 65536 },
+	{ "machine_spec", "accelerator_count", 16 },
+};
+
+/* *OUT = the integer at OBJ.FIELD (0 when absent); false if not one. */
+static bool mdc_json_count(const json_object *obj, const char *field, long long max,
+			   long long *out)
+{
+	json_object *v = mdc_json_get(obj, field);
+	const char *s;
+	char *end;
+
+	*out = 0;
+	if (!v)
+		return true;
+	if (json_object_is_type(v, json_type_int)) {
+		/* json-c keeps integers beyond int64 as uint64: compare
+		 * the text, which is exact */
+		s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+	} else if (json_object_is_type(v, json_type_string)) {
+		s = json_object_get_string(v);
+	} else {
+		return false;
+	}
+	if (!*s || strlen(s) > 9)
+		return false;
+	for (const char *p = s; *p; p++)
+		if (!isdigit((unsigned char) *p))
+			return false;
+	*out = strtoll(s, &end, 10);
+	return *out <= max;
+}
+
 static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
 {
 	if (!pools)
 		return 0;
 	if (!json_object_is_type(pools, json_type_array))
 		return mdc_rules_fail(ctx, "node_pools", "node_pools must be a list of node pools");
+	if (json_object_array_length(pools) > MDC_RULES_MAX_POOLS)
+		return mdc_rules_fail(ctx, "node_pools", "%zu node pools: at most %d",
+				      json_object_array_length(pools), MDC_RULES_MAX_POOLS);
 	for (size_t i = 0; i < json_object_array_length(pools); i++) {
 		json_object *p = json_object_array_get_idx(pools, i);
 		const char *id = mdc_json_get_str(p, "id", "");
 		json_object *img = mdc_json_get(p, "node_image");
+		long long n[4];
+		int rc;
 
 		if (!json_object_is_type(p, json_type_object) || !*id)
 			return mdc_rules_fail(ctx, "node_pools", "node_pools[%zu] needs an 'id'", i);
-		if (mdc_has_ctrl(id))
-			return mdc_rules_fail(ctx, "node_pools", "node_pools[%zu]: invalid id", i);
+		if ((rc = mdc_rules_check_id("node pool", id, ctx)))
+			return rc;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(pools, j), "id", ""), id))
 				return mdc_rules_fail(ctx, "node_pools", "node pool '%s' is listed twice", id);
@@ -351,25 +539,73 @@ static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
 		    !json_object_is_type(img, json_type_null))
 			return mdc_rules_fail(ctx, "node_pools", "node pool '%s': node_image must be a "
 					      "string", id);
-		if (img && mdc_has_ctrl(json_object_get_string(img)))
+		if (img && mdc_has_control(json_object_get_string(img)))
 			return mdc_rules_fail(ctx, "node_pools", "node pool '%s': invalid node_image", id);
+		for (size_t k = 0; k < sizeof(mdc_pool_numbers) / sizeof(mdc_pool_numbers[0]); k++)
+			if (!mdc_json_count(mdc_json_get(p, mdc_pool_numbers[k].obj),
+					    mdc_pool_numbers[k].field, mdc_pool_numbers[k].max, &n[k]))
+				return mdc_rules_fail(ctx, "node_pools", "node pool '%s': %s.%s must be "
+						      "an integer from 0 to %lld", id,
+						      mdc_pool_numbers[k].obj, mdc_pool_numbers[k].field,
+						      mdc_pool_numbers[k].max);
+		if (mdc_json_get(mdc_json_get(p, "scaling_spec"), "max_node_count") &&
+		    (rc = mdc_rules_check_node_counts(id, n[0], n[1], ctx)))
+			return rc;
 	}
 	return 0;
 }
 
 static int mdc_check_labels(const json_object *labels, struct mdc_ctx *ctx)
 {
+	int rc;
+
 	if (!labels)
 		return 0;
 	if (!json_object_is_type(labels, json_type_object))
 		return mdc_rules_fail(ctx, "labels", "labels must be a map of strings");
+	if (json_object_object_length(labels) > MDC_RULES_MAX_LABELS)
+		return mdc_rules_fail(ctx, "labels", "%d labels: at most %d",
+				      json_object_object_length(labels), MDC_RULES_MAX_LABELS);
 	json_object_object_foreach((json_object *) labels, k, v) {
 		if (!json_object_is_type(v, json_type_string))
-			return mdc_rules_fail(ctx, "labels", "label '%s' must have a string value", k);
-		if (mdc_has_ctrl(k) || mdc_has_ctrl(json_object_get_string(v)))
-			return mdc_rules_fail(ctx, "labels", "label '%s' contains a control character", k);
+			return mdc_rules_fail(ctx, "labels", "label '%s' must have a string value",
+					      mdc_safe(k));
+		if ((rc = mdc_rules_check_label(k, json_object_get_string(v), ctx)))
+			return rc;
 	}
 	return 0;
+}
+
+/* Every string and member name of V is valid UTF-8 (json-c does not
+ * check); PATH (size SZ) gets the place of the first bad one. */
+static bool mdc_json_utf8_ok(const json_object *v, char *path, size_t sz)
+{
+	size_t len = strlen(path);
+
+	switch (json_object_get_type(v)) {
+	case json_type_string:
+		return mdc_rules_utf8_ok(json_object_get_string((json_object *) v));
+	case json_type_object:
+		json_object_object_foreach((json_object *) v, k, m) {
+			if (!mdc_rules_utf8_ok(k))
+				return false;
+			snprintf(path + len, sz - len, "%s%s", len ? "." : "", k);
+			if (!mdc_json_utf8_ok(m, path, sz))
+				return false;
+			path[len] = '\0';
+		}
+		return true;
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			snprintf(path + len, sz - len, "[%zu]", i);
+			if (!mdc_json_utf8_ok(json_object_array_get_idx(v, i), path, sz))
+				return false;
+			path[len] = '\0';
+		}
+		return true;
+	default:
+		return true;
+	}
 }
 
 /* The rules every resulting cluster obeys (create and update alike). */
@@ -379,8 +615,11 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 	json_object *parts = mdc_json_get(ss, "partitions"), *sets = mdc_json_get(ss, "node_sets");
 	const char *login = mdc_json_get_str(ss, "login_node_pool_id", "");
 	const char *def = mdc_json_get_str(ss, "default_partition_id", "");
+	char path[512] = "";
 	int rc;
 
+	if (!mdc_json_utf8_ok(cl, path, sizeof(path)))
+		return mdc_rules_fail(ctx, path, "%s: invalid UTF-8", *path ? path : "the cluster");
 	if ((rc = mdc_check_labels(mdc_json_get(cl, "labels"), ctx)) ||
 	    (rc = mdc_check_pools(pools, ctx)) ||
 	    (rc = mdc_check_str_list(mdc_json_get(ss, "prolog_bash_scripts"),
@@ -390,9 +629,12 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 		return rc;
 	if (*login && !mdc_find_by(pools, "id", login))
 		return mdc_rules_fail(ctx, SS "login_node_pool_id", "login_node_pool_id '%s' names no "
-				      "node pool: add the pool to node_pools", login);
+				      "node pool: add the pool to node_pools", mdc_safe(login));
 	if (parts && !json_object_is_type(parts, json_type_array))
 		return mdc_rules_fail(ctx, SS "partitions", "partitions must be a list");
+	if (parts && json_object_array_length(parts) > MDC_RULES_MAX_PARTITIONS)
+		return mdc_rules_fail(ctx, SS "partitions", "%zu partitions: at most %d",
+				      json_object_array_length(parts), MDC_RULES_MAX_PARTITIONS);
 	for (size_t i = 0; parts && i < json_object_array_length(parts); i++) {
 		json_object *p = json_object_array_get_idx(parts, i);
 		const char *id = mdc_json_get_str(p, "id", "");
@@ -401,8 +643,8 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 
 		if (!json_object_is_type(p, json_type_object) || !*id)
 			return mdc_rules_fail(ctx, SS "partitions", "partitions[%zu] needs an 'id'", i);
-		if (mdc_has_ctrl(id) || strpbrk(id, " =,#"))
-			return mdc_rules_fail(ctx, SS "partitions", "invalid partition id '%s'", id);
+		if ((rc = mdc_rules_check_id("partition", id, ctx)))
+			return rc;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(parts, j), "id", ""), id))
 				return mdc_rules_fail(ctx, SS "partitions", "partition '%s' is listed twice", id);
@@ -413,7 +655,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 
 			if (!mdc_find_by(pools, "id", pid))
 				return mdc_rules_fail(ctx, SS "partitions", "partition '%s': node pool '%s' "
-						      "does not exist", id, pid);
+						      "does not exist", id, mdc_safe(pid));
 			if (*login && !strcmp(pid, login))
 				return mdc_rules_fail(ctx, SS "partitions", "partition '%s': node pool "
 						      "'%s' is the login pool and has no Slurm nodes",
@@ -426,7 +668,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 	}
 	if (*def && !mdc_find_by(parts, "id", def))
 		return mdc_rules_fail(ctx, SS "default_partition_id", "default_partition_id '%s' names "
-				      "no partition: name one of the cluster's partitions", def);
+				      "no partition: name one of the cluster's partitions", mdc_safe(def));
 	if (sets && !json_object_is_type(sets, json_type_array))
 		return mdc_rules_fail(ctx, SS "node_sets", "node_sets must be a list");
 	for (size_t i = 0; sets && i < json_object_array_length(sets); i++) {
@@ -439,7 +681,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 		if (!mdc_find_by(pools, "id", pid) || (*login && !strcmp(pid, login)))
 			return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' names no compute "
 					      "node pool: use the id of a pool in node_pools other than "
-					      "the login pool", pid);
+					      "the login pool", mdc_safe(pid));
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(sets, j), "node_pool_id", ""),
 				    pid))

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 #include "mdc_err.h"
 #include "mdc_str.h"
+#include "sc_options.h"
 
 enum mdc_update_mode {
 	MDC_MODE_UNSPECIFIED,		/* = USER_AND_SERVICE */
@@ -31,6 +32,51 @@ const char *mdc_rules_mask_path(const char *path);
 /* Split a comma-separated updateMask into canonical paths; the first
  * unknown path is an MDC_ERR_INVAL naming it and listing the allowed ones. */
 int mdc_rules_parse_mask(const char *mask, struct mdc_strv *paths, struct mdc_ctx *ctx);
+
+/* Bounds the service's spec keeps (see mdc-emulator(8), LIMITS).  A pool
+ * of more nodes than Slurm's hostlist takes in one range (64K hosts)
+ * killed slurmctld ("Too many hosts in range"); 10000 stays far below it
+ * and above any real managed cluster's pool. */
+#define MDC_RULES_MAX_POOL_NODES 10000
+#define MDC_RULES_MAX_POOLS 64
+#define MDC_RULES_MAX_PARTITIONS 256
+#define MDC_RULES_MAX_VALUE 4096	/* bytes of one Slurm setting's value */
+#define MDC_RULES_MAX_ID 63		/* characters of a partition or node pool id */
+#define MDC_RULES_MAX_LABELS 64		/* Google's label limits */
+#define MDC_RULES_MAX_LABEL_CHARS 63
+
+/* Is S valid UTF-8 (no overlong forms, no surrogates, at most U+10FFFF)? */
+bool mdc_rules_utf8_ok(const char *s);
+
+/* The one key/value rule (C7, C10, C13) every writer calls before sending
+ * and the emulator calls on every map: KEY is a known slurm.conf key of
+ * SCOPE (enum sc_scope bit), not refused or service-managed (flags of the
+ * option table), VALUE (NULL: only the key is checked, for an unset) is
+ * valid UTF-8 without control characters, at most MDC_RULES_MAX_VALUE
+ * bytes, renderable on a slurm.conf line and of the key's type.  WHERE
+ * prefixes the message ("config", "partition 'gpu'").  On success *OPT
+ * (may be NULL) gets the table entry (canonical name).  Errors:
+ * MDC_ERR_REFUSED for keys the service refuses and for control
+ * characters, MDC_ERR_INVAL for unknown keys and bad values. */
+int mdc_rules_check_setting(const char *key, const char *value, unsigned scope,
+			    const char *where, const struct sc_option **opt,
+			    struct mdc_ctx *ctx);
+
+/* A partition or node pool id, as the service and a slurm.conf line take
+ * it: 1 to MDC_RULES_MAX_ID of [A-Za-z0-9_.-], starting with a letter or
+ * digit, not Slurm's reserved DEFAULT.  WHAT names it ("partition").
+ * MDC_ERR_INVAL when refused. */
+int mdc_rules_check_id(const char *what, const char *id, struct mdc_ctx *ctx);
+
+/* One label (Google's rules): KEY 1-63 characters, starting with a
+ * lower-case letter or an international character, then lower-case
+ * letters, digits, '_', '-' or international characters; VALUE (NULL:
+ * key only) 0-63 of the same.  MDC_ERR_INVAL when refused. */
+int mdc_rules_check_label(const char *key, const char *value, struct mdc_ctx *ctx);
+
+/* A node pool's node counts: integers, 0 <= MIN <= MAX <= MDC_RULES_MAX_POOL_NODES. */
+int mdc_rules_check_node_counts(const char *pool, long long min, long long max,
+				struct mdc_ctx *ctx);
 
 /* C7/C10: check one Slurm settings map (config, a partition's config or a
  * node set's config) for SCOPE (enum sc_scope bit): unknown keys, refused

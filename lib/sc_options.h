@@ -29,6 +29,11 @@ enum sc_opt_flag {
 	SC_OPT_OBSOLETE = 1 << 3,	/* removed or renamed in 22.05..25.05 */
 	SC_OPT_MULTI    = 1 << 4,	/* may repeat (Include, SlurmctldHost...) */
 	SC_OPT_RECORD   = 1 << 5,	/* starts a record line (NodeName, PartitionName...): not a config key */
+	/* Names a program, script, plugin file or other file that Slurm
+	 * runs, loads, reads or writes (as root or as a job's user): whoever
+	 * sets it runs code as that user.  Always together with MANAGED or
+	 * REFUSED; mdc_rules_check_setting refuses every one of them. */
+	SC_OPT_EXEC     = 1 << 6,
 };
 
 /* Value types, for checking values before they are sent. */

@@ -8,6 +8,10 @@
 # EMU_PARENT (default projects/proj/locations/us-central1) and EMU_API
 # (default v1beta1) shape the URLs; EMU_CLUSTERS is the collection URL and
 # EMU_AUTH an optional "Authorization: Bearer ..." header for the helpers.
+# An emulator that writes a slurm.conf (--slurm-conf, --reload-cmd,
+# --restart-cmd) refuses to run without a token: emu_start then makes one
+# in EMU_DIR/token (mode 0600), passes --token-file, sets EMU_AUTH and
+# exports MDC_TOKEN_FILE for the clients.  Use emu_curl, not curl.
 # Every emulator started is killed at exit and its stderr shown on failure.
 
 : "${EMU_PARENT:=projects/proj/locations/us-central1}"
@@ -24,15 +28,26 @@ emu_bin() {
 # log in a new directory under $TEST_DIR; EMU_DIR_NEXT=DIR reuses DIR (a
 # restart that keeps the state: EMU_DIR_NEXT=$EMU_DIR emu_start).
 emu_start() {
-	local bin i
+	local bin i tok extra=()
 	bin=$(emu_bin) || { echo "# mdc-emulator not built" >&2; return 1; }
 	EMU_N=$((EMU_N + 1))
 	EMU_DIR=${EMU_DIR_NEXT:-$TEST_DIR/emu$EMU_N}
 	mkdir -p "$EMU_DIR"
 	EMU_STATE=$EMU_DIR/state.json
 	EMU_LOG=$EMU_DIR/requests.log
+	case " $* " in
+		*" --token"*|*" --read-only-token"*) ;;
+		*" --slurm-conf "*|*" --reload-cmd "*|*" --restart-cmd "*)
+			tok=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+			rm -f "$EMU_DIR/token"
+			(umask 077 && printf '%s\n' "$tok" >"$EMU_DIR/token") || return 1
+			extra=(--token-file "$EMU_DIR/token")
+			EMU_AUTH="Authorization: Bearer $tok"
+			MDC_TOKEN_FILE=$EMU_DIR/token
+			export EMU_AUTH MDC_TOKEN_FILE ;;
+	esac
 	"$bin" --listen 127.0.0.1:0 --state "$EMU_STATE" --request-log "$EMU_LOG" \
-		--lro-seconds "${EMU_LRO_SECONDS:-0.2}" "$@" \
+		--lro-seconds "${EMU_LRO_SECONDS:-0.2}" "${extra[@]}" "$@" \
 		>"$EMU_DIR/stdout" 2>>"$EMU_DIR/stderr" &
 	EMU_PID=$!
 	at_exit "kill $EMU_PID 2>/dev/null; wait $EMU_PID 2>/dev/null"
@@ -60,8 +75,13 @@ emu_stop() {
 	EMU_PID=
 }
 
+# emu_curl ARGS...: curl -sS with EMU_AUTH, else with the token of
+# MDC_TOKEN_FILE (a managed lab's), handed over through a pipe
 emu_curl() {
-	if [ -n "$EMU_AUTH" ]; then curl -sS -H "$EMU_AUTH" "$@"; else curl -sS "$@"; fi
+	if [ -n "$EMU_AUTH" ]; then curl -sS -H "$EMU_AUTH" "$@"
+	elif [ -r "${MDC_TOKEN_FILE:-}" ]; then
+		curl -sS -H @<(printf 'Authorization: Bearer %s\n' "$(<"$MDC_TOKEN_FILE")") "$@"
+	else curl -sS "$@"; fi
 }
 
 # emu_wait_op NAME: poll GET /v1/NAME until done (10 s at most); prints it.

@@ -4,10 +4,11 @@
 #   . "$top_srcdir/tests/lib/tap.sh"
 #   . "$top_srcdir/tests/lib/lab.sh"
 #   lab_up [--managed] [slurm-lab up options...]   # before plan
-#   ... SLURM_CONF (and MDC_ENDPOINT, MDC_CLUSTER) are exported ...
+#   ... SLURM_CONF (and MDC_ENDPOINT, MDC_CLUSTER, MDC_TOKEN_FILE) are exported ...
 #   lab_down                                      # optional: at_exit does it
 #   lab_start DIR [options]   # another lab in DIR (several labs per test)
 #   lab_need                  # only the skip checks (root, Slurm installed)
+#   lab_curl ARGS...          # curl the managed lab's emulator with its token
 #
 # A managed lab's emulator applies every change to slurm.conf with
 # `slurm-lab reload|restart`, which count themselves in run/sync.count:
@@ -83,4 +84,10 @@ lab_wait_sync() {
 		sleep 0.1
 	done
 	return 1
+}
+
+# lab_curl ARGS...: curl -sS with the managed lab emulator's token, read
+# from MDC_TOKEN_FILE and handed to curl through a pipe (never in argv)
+lab_curl() {
+	curl -sS -H @<(printf 'Authorization: Bearer %s\n' "$(<"$MDC_TOKEN_FILE")") "$@"
 }

@@ -39,7 +39,7 @@ static const struct kv cluster_keys[] = {
 	{ "SchedulerParameters", { "bf_max_job_test=100", "defer,bf_interval=30", "sched#x" } },
 	{ "MaxJobCount", { "10000", "50000" } },
 	{ "MailDomain", { "example.org", "a\\b", "two words" } },
-	{ "JobSubmitPlugins", { "lua", "" } },
+	{ "AccountingStorageTRES", { "gres/gpu", "" } },
 	{ "PriorityDecayHalfLife", { "7-0", "14-0" } },
 	{ "MessageTimeout", { "10", "60" } },
 };

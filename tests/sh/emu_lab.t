@@ -12,7 +12,7 @@
 lab_up --managed
 plan 11
 
-api() { curl -s "$@"; }
+api() { lab_curl "$@"; }
 ok "the lab's cluster exists" test "$(api "$MDC_ENDPOINT/v1beta1/$MDC_CLUSTER" | jq -r .state)" = RUNNING
 ok "slurmctld answers" scontrol ping
 

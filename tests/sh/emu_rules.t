@@ -105,7 +105,7 @@ is "$CODE $(get c1 | jq -c .orchestratorSpec.slurmSpec.config)" '200 {"priority_
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":"5","priorityweightage":"6"}}}}'
 like "$CODE $(msg)" "^400 .*'PriorityWeightAge' and 'priorityweightage' are the same Slurm parameter" "C7: one key twice is rejected"
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAgee":"5"}}}}'
-like "$CODE $(msg)" "^400 .*unknown Slurm parameter 'PriorityWeightAgee' \(did you mean 'PriorityWeightAge'\?\)" "C7: unknown key named with a suggestion"
+like "$CODE $(msg)" "^400 .*unknown key 'PriorityWeightAgee' \(did you mean 'PriorityWeightAge'\?\)" "C7: unknown key named with a suggestion"
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":5}}}}'
 like "$CODE $(msg)" "^400 .*must be a string" "C7: values are strings"
 patch c1 "updateMask=$SS.node_sets" '{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"10","Features":"fast"}}]}}}'
@@ -134,25 +134,25 @@ is "$CODE" 200 "C9: afterwards a config mask suffices"
 # --- C10 refused keys and control characters ----------------------------------------------------
 for k in HealthCheckProgram RequeueExit Prolog Epilog; do
 	patch c1 "updateMask=$SS.config" "{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"$k\":\"x\"}}}}"
-	like "$CODE $(msg)" "^400 .*parameter '$k' is refused" "C10: $k refused, named"
+	like "$CODE $(msg)" "^400 .*'$k' is refused" "C10: $k refused, named"
 done
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"Prolog":"/x"}}}}'
 like "$(msg)" "prolog_bash_scripts" "C10: Prolog refusal points to prolog_bash_scripts"
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"StorageHost":"db"}}}}'
 like "$CODE $(msg)" "^400 .*'StorageHost' is refused.*slurmdbd.conf" "C10: slurmdbd.conf parameters refused"
 patch c1 "updateMask=$SS.partitions" '{"orchestrator_spec":{"slurm_spec":{"partitions":[{"id":"cpu","node_pool_ids":["cpu"]},{"id":"long","node_pool_ids":["cpu"],"config":{"Default":"YES"}}]}}}'
-like "$CODE $(msg)" "^400 partition 'long': parameter 'Default' is refused.*default_partition_id" "C10: partition-scope Default refused"
+like "$CODE $(msg)" "^400 partition 'long': 'Default' is refused.*default_partition_id" "C10: partition-scope Default refused"
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"SchedulerParameters":"bf_continue\nPartitionName=evil"}}}}'
-like "$CODE $(msg)" "^400 .*'SchedulerParameters' contains a newline or other control character" "C10: newline in a value refused"
+like "$CODE $(msg)" "^400 .*'SchedulerParameters' contains control characters" "C10: newline in a value refused"
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"SchedulerParameters":"a\tb"}}}}'
 is "$CODE" 400 "C10: tab in a value refused"
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"ClusterName":"other"}}}}'
-like "$CODE $(msg)" "^400 .*'ClusterName' is managed by the service" "C10: service-managed keys refused"
+like "$CODE $(msg)" "^400 .*'ClusterName' is service-managed and refused" "C10: service-managed keys refused"
 is "$(get c1 | jq -c .orchestratorSpec.slurmSpec.config)" '{"priority_weight_age":"5","PREEMPTMODE":"REQUEUE"}' "C10: refusals changed nothing"
 
 # --- C13 each value checked alone ---------------------------------------------------------------
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":"lots"}}}}'
-like "$CODE $(msg)" "^400 .*invalid value 'lots' for 'PriorityWeightAge'" "C13: a bad value is rejected alone"
+like "$CODE $(msg)" "^400 .*invalid value PriorityWeightAge='lots'" "C13: a bad value is rejected alone"
 
 # --- cluster id rule ------------------------------------------------------------------------------
 for id in Upper 1abc abcdefghijk a-b; do
@@ -168,5 +168,47 @@ patch nosuch "updateMask=labels" '{}'
 is "$CODE $(err)" "404 404 NOT_FOUND" "PATCH of an unknown cluster: 404"
 patch c1 "updateMask=labels" '{"labels":'
 like "$CODE $(msg)" "^400 invalid JSON payload" "malformed JSON: 400"
+
+# --- issue 16: programs, ids, numbers, text -------------------------------------------------------
+field() { jq -r '.error.details[] | select(."@type" | endswith("BadRequest")) | .fieldViolations[0].field' <<<"$BODY"; }
+cfg_before=$(get c1 | jq -c .orchestratorSpec.slurmSpec.config)
+for k in PrologSlurmctld EpilogSlurmctld TaskProlog TaskEpilog SrunProlog SrunEpilog UnkillableStepProgram \
+	ResvProlog JobSubmitPlugins JobCompLoc Include NodeName PartitionName RequeueExitHold InteractiveStepOptions; do
+	patch c1 "updateMask=$SS.config" "{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"$k\":\"/tmp/x.sh\"}}}}"
+	like "$CODE $(msg)" "^400 .*'$k' is (service-managed and )?refused" "16.1: $k refused"
+done
+like "$(msg)" "command salloc runs" "16.1: the refusal says why"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"TaskProlog":"/tmp/x.sh"}}}}'
+like "$(msg)" "use prolog_bash_scripts" "16.1: TaskProlog points to prolog_bash_scripts"
+is "$(get c1 | jq -c .orchestratorSpec.slurmSpec.config)" "$cfg_before" "16.1: the refusals changed nothing"
+parts() { get c1 | jq -c --arg id "$1" '{orchestrator_spec: {slurm_spec: {partitions: (.orchestratorSpec.slurmSpec.partitions + [{id: $id, nodePoolIds: ["cpu"]}])}}}'; }
+for id in '*' '../../../../etc/passwd' '--help' '-o/tmp/x' 'DEFAULT' 'a b'; do
+	patch c1 "updateMask=$SS.partitions" "$(parts "$id")"
+	like "$CODE $(msg)" "^400 invalid partition id '$(sed 's/[].*[]/\\&/g' <<<"$id")'" "16.3: partition id '$id' rejected"
+done
+is "$(field)" "$SS.partitions" "16.3: BadRequest names the partitions field"
+pools=$(get c1 | jq -c '[.nodePools[] | del(.nodeImage)]')
+for n in 100000 10001 -1 1.5 true 1e400 '"1e400"' 9223372036854775807 '"9223372036854775807"'; do
+	patch c1 "updateMask=node_pools" "{\"nodePools\":$(jq -c --argjson n "$n" '.[0].scalingSpec.maxNodeCount = $n' <<<"$pools")}"
+	like "$CODE $(msg)" "^400 node pool 'cpu': (scaling_spec.max_node_count must be an integer from 0 to 10000|node counts need 0 <= min <= max <= 10000)" \
+		"16.3: maxNodeCount $n rejected"
+done
+patch c1 "updateMask=node_pools" "{\"nodePools\":$(jq -c '.[0].scalingSpec.maxNodeCount = "10000"' <<<"$pools")}"
+is "$CODE $(get c1 | jq -r '.nodePools[0].scalingSpec.maxNodeCount')" "200 10000" "16.3: 10000 nodes (as a string) accepted"
+patch c1 "updateMask=node_pools" "{\"nodePools\":$pools}"
+patch c1 "updateMask=labels" "$(printf '{"labels":{"team":"m\377l"}}')"
+like "$CODE $(msg)" "^400 labels.team: invalid UTF-8" "16.3: invalid UTF-8 in the body rejected"
+patch c1 "updateMask=$SS.config" "$(printf '{"orchestrator_spec":{"slurm_spec":{"config":{"SchedulerParameters":"a\377"}}}}')"
+is "$CODE" 400 "16.3: invalid UTF-8 in a Slurm value rejected"
+patch c1 "updateMask=labels" "$(jq -nc '{labels: ([range(65)] | map({key: "k\(.)", value: "v"}) | from_entries)}')"
+like "$CODE $(msg)" "^400 65 labels: at most 64" "16.3: 65 labels rejected"
+patch c1 "updateMask=labels" '{"labels":{"équipe":"données","env":""}}'
+is "$CODE $(get c1 | jq -r '.labels["équipe"]')" "200 données" "16.3: international label characters accepted"
+patch c1 "updateMask=labels" '{"labels":{"Team":"ml"}}'
+like "$CODE $(msg)" "^400 label key 'Team'" "16.3: an upper-case label key rejected"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"SchedulerParameters":"\"bf_continue\""}}}}'
+like "$CODE $(msg)" "^400 .*double quote that slurm.conf cannot express" "16.3: a value slurm.conf cannot quote rejected"
+patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"MailDomain":"a\"b"}}}}'
+is "$CODE" 200 "16.3: a double quote inside a word is kept (Slurm reads it verbatim)"
 
 done_testing

@@ -30,7 +30,7 @@ polls=$(tail -n +2 "$log" | jq -r '.method + " " + .path' | sort -u)
 is "$(sed -E 's|^GET /v1/projects/lab/locations/local/operations/[^ /]+$|poll|' <<<"$polls")" poll \
 	"then it only polls the operation with /v1/"
 
-cl=$(curl -sS "$MDC_ENDPOINT/v1beta1/$MDC_CLUSTER")
+cl=$(lab_curl "$MDC_ENDPOINT/v1beta1/$MDC_CLUSTER")
 is "$(jq -r '.name + " " + .state' <<<"$cl")" "$MDC_CLUSTER RUNNING" "the cluster is running"
 
 # the emulator regenerated slurm.conf = base + the cluster's partitions,
@@ -49,7 +49,7 @@ like "$status" "^cluster $MDC_CLUSTER\$" "status reports the cluster"
 
 # a PATCH of a partition's config: regenerated, then `slurm-lab reload`
 n=$(lab_syncs)
-op=$(curl -sS -X PATCH -H 'Content-Type: application/json' --data-binary \
+op=$(lab_curl -X PATCH -H 'Content-Type: application/json' --data-binary \
 	'{"orchestrator_spec":{"slurm_spec":{"partitions":[{"id":"debug","node_pool_ids":["compute"],"config":{"MaxTime":"30"}}]}}}' \
 	"$MDC_ENDPOINT/v1beta1/$MDC_CLUSTER?updateMask=orchestrator_spec.slurm_spec.partitions&updateMode=USER_ONLY")
 like "$(jq -r .name <<<"$op")" '/operations/' "the PATCH returns an operation"

@@ -63,7 +63,7 @@ is "$(patches)" 0 "pass-through sends nothing to the API"
 : >"$TEST_DIR/scontrol.log"
 out=$("$MS" update PartitionName=cpu MaxTime=soon 2>&1); rc=$?
 isnt "$rc" 0 "a bad MaxTime value fails"
-like "$out" "bad value 'soon' for 'MaxTime'" "the error names the key and the value"
+like "$out" "invalid value MaxTime='soon'" "the error names the key and the value"
 out=$("$MS" update partitionname=cpu MaxTim=5 2>&1)
 like "$out" "unknown key 'MaxTim' \(did you mean 'MaxTime'\?\)" "an unknown key gets a suggestion"
 out=$("$MS" update PartitionName=cpu Default=NO 2>&1)

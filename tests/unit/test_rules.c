@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <math.h>
+#include "mdc_buf.h"
 #include "mdc_json.h"
 #include "mdc_rules.h"
 #include "mdc_str.h"
@@ -144,7 +146,7 @@ static void test_config_map(void **state)
 		{ "{\"PriorityWeightAge\":\"1\",\"priority_weight_age\":\"2\"}", SC_SCOPE_CLUSTER,
 		  "are the same Slurm parameter" },
 		{ "{\"HealthCheckProgram\":\"/x\"}", SC_SCOPE_CLUSTER, "'HealthCheckProgram' is refused" },
-		{ "{\"health_check_interval\":\"10\"}", SC_SCOPE_CLUSTER, "'health_check_interval' is refused" },
+		{ "{\"health_check_interval\":\"10\"}", SC_SCOPE_CLUSTER, "'HealthCheckInterval' is refused" },
 		{ "{\"Epilog\":\"/x\"}", SC_SCOPE_CLUSTER, "epilog_bash_scripts" },
 		{ "{\"StorageHost\":\"db\"}", SC_SCOPE_CLUSTER, "slurmdbd.conf" },
 		{ "{\"PurgeJobAfter\":\"1month\"}", SC_SCOPE_CLUSTER, "slurmdbd.conf" },
@@ -152,11 +154,11 @@ static void test_config_map(void **state)
 		{ "{\"MaxTime\":\"120\"}", SC_SCOPE_PARTITION, NULL },
 		{ "{\"MaxTime\":\"120\"}", SC_SCOPE_CLUSTER, "not valid in cluster scope" },
 		{ "{\"Weight\":\"5\"}", SC_SCOPE_NODE, NULL },
-		{ "{\"SchedulerParameters\":\"a\\nPartitionName=x\"}", SC_SCOPE_CLUSTER, "control character" },
+		{ "{\"SchedulerParameters\":\"a\\nPartitionName=x\"}", SC_SCOPE_CLUSTER, "control characters" },
 		{ "{\"PriorityWeightAge\":10}", SC_SCOPE_CLUSTER, "must be a string" },
 		{ "{\"PriorityWeightAgee\":\"1\"}", SC_SCOPE_CLUSTER, "did you mean 'PriorityWeightAge'" },
-		{ "{\"PriorityWeightAge\":\"lots\"}", SC_SCOPE_CLUSTER, "invalid value 'lots'" },
-		{ "{\"ClusterName\":\"x\"}", SC_SCOPE_CLUSTER, "managed by the service" },
+		{ "{\"PriorityWeightAge\":\"lots\"}", SC_SCOPE_CLUSTER, "invalid value PriorityWeightAge='lots'" },
+		{ "{\"ClusterName\":\"x\"}", SC_SCOPE_CLUSTER, "'ClusterName' is service-managed and refused" },
 		{ "[]", SC_SCOPE_CLUSTER, "must be a map" },
 	};
 	struct mdc_ctx ctx;
@@ -172,12 +174,311 @@ static void test_config_map(void **state)
 			if (rc)
 				fail_msg("case %zu (%s): unexpected error: %s", i, cases[i].map, ctx.msg);
 		} else {
-			assert_int_equal(rc, MDC_ERR_INVAL);
+			assert_true(rc == MDC_ERR_INVAL || rc == MDC_ERR_REFUSED);
 			if (!strstr(ctx.msg, cases[i].want))
 				fail_msg("case %zu (%s): '%s' lacks '%s'", i, cases[i].map, ctx.msg, cases[i].want);
 		}
 		json_object_put(m);
 	}
+}
+
+/* Issue 16.1: every key naming a program, script, plugin or file Slurm
+ * runs or opens is refused by the one shared rule, in every scope it
+ * belongs to; the privilege escalation used PrologSlurmctld and friends. */
+static void test_exec_keys_refused(void **state)
+{
+	static const char *const named[] = {
+		"Prolog", "Epilog", "PrologSlurmctld", "EpilogSlurmctld", "TaskProlog",
+		"TaskEpilog", "SrunProlog", "SrunEpilog", "ResvProlog", "ResvEpilog",
+		"UnkillableStepProgram", "JobSubmitPlugins", "HealthCheckProgram",
+		"ResumeProgram", "SuspendProgram", "ResumeFailProgram", "RebootProgram",
+		"MailProg", "JobCompLoc", "SlurmctldPrimaryOnProg", "SlurmctldPrimaryOffProg",
+		"PlugStackConfig", "PluginDir", "Include", "InteractiveStepOptions",
+		"SallocDefaultCommand", "StateSaveLocation", "SlurmctldLogFile",
+		"NodeName", "PartitionName", "NodeSet", "DownNodes", "RequeueExit",
+		"RequeueExitHold", "prolog_slurmctld", "TASKPROLOG",
+	};
+	/* a name ending so names a path (PluginDir, JobCompLoc, MailProg...) */
+	static const char *const suffixes[] = {
+		"Prog", "Program", "Prolog", "Epilog", "Loc", "Location", "File", "Dir",
+		"Config", "Command",
+	};
+	static const unsigned scopes[] = { SC_SCOPE_CLUSTER, SC_SCOPE_PARTITION, SC_SCOPE_NODE };
+	const struct sc_option *o;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		mdc_ctx_clear(&ctx);
+		if (mdc_rules_check_setting(named[i], "/tmp/x.sh", SC_SCOPE_CLUSTER, "config", NULL, &ctx)
+		    != MDC_ERR_REFUSED)
+			fail_msg("%s=/tmp/x.sh is not refused: %s", named[i], ctx.msg);
+		/* an unset (no value) is refused too: nothing to remove */
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_rules_check_setting(named[i], NULL, SC_SCOPE_CLUSTER, "config",
+							 NULL, &ctx), MDC_ERR_REFUSED);
+	}
+	/* prolog/epilog programs point to the bash-script fields */
+	mdc_ctx_clear(&ctx);
+	mdc_rules_check_setting("PrologSlurmctld", "/tmp/x.sh", SC_SCOPE_CLUSTER, "config", NULL, &ctx);
+	assert_non_null(strstr(ctx.msg, "config: 'PrologSlurmctld' is refused: runs a program as root: "
+			       "use prolog_bash_scripts"));
+	mdc_ctx_clear(&ctx);
+	mdc_rules_check_setting("TaskEpilog", "/tmp/x.sh", SC_SCOPE_CLUSTER, "config", NULL, &ctx);
+	assert_non_null(strstr(ctx.msg, "epilog_bash_scripts"));
+	for (size_t i = 0; (o = sc_opt_at(i)); i++) {
+		size_t n = strlen(o->name);
+
+		for (size_t k = 0; k < sizeof(suffixes) / sizeof(suffixes[0]); k++) {
+			size_t m = strlen(suffixes[k]);
+
+			if ((o->scope & SC_SCOPE_CLUSTER) && n > m && !strcmp(o->name + n - m, suffixes[k]) &&
+			    !(o->flags & SC_OPT_EXEC))
+				fail_msg("%s names a path but is not flagged SC_OPT_EXEC", o->name);
+		}
+		if ((o->flags & SC_OPT_EXEC) && !(o->flags & (SC_OPT_REFUSED | SC_OPT_MANAGED)))
+			fail_msg("%s: SC_OPT_EXEC without REFUSED or MANAGED", o->name);
+		for (size_t s = 0; s < sizeof(scopes) / sizeof(scopes[0]); s++) {
+			if (!(o->scope & scopes[s]) ||
+			    !(o->flags & (SC_OPT_EXEC | SC_OPT_REFUSED | SC_OPT_MANAGED | SC_OPT_RECORD)))
+				continue;
+			mdc_ctx_clear(&ctx);
+			if (mdc_rules_check_setting(o->name, "x", scopes[s], "w", NULL, &ctx) != MDC_ERR_REFUSED)
+				fail_msg("%s in scope %u is not refused: %s", o->name, scopes[s], ctx.msg);
+		}
+	}
+}
+
+/* Values: UTF-8, control characters (C0 and C1), size, double quotes as
+ * Slurm's grammar allows them, types and ranges. */
+static void test_setting_values(void **state)
+{
+	static const struct {
+		const char *key, *value;
+		int rc;
+		const char *want;
+	} cases[] = {
+		{ "SchedulerParameters", "bf_continue,bf_window=1440", 0, NULL },
+		{ "SchedulerParameters", "two words", 0, NULL },
+		{ "SchedulerParameters", "a\"b", 0, NULL },
+		{ "SchedulerParameters", "\"ab\"", MDC_ERR_INVAL, "double quote" },
+		{ "SchedulerParameters", "a \"b", MDC_ERR_INVAL, "double quote" },
+		{ "SchedulerParameters", "caf\xc3\xa9", 0, NULL },
+		{ "SchedulerParameters", "\xff", MDC_ERR_INVAL, "not valid UTF-8" },
+		{ "SchedulerParameters", "\xc0\xaf", MDC_ERR_INVAL, "not valid UTF-8" },
+		{ "SchedulerParameters", "\xed\xa0\x80", MDC_ERR_INVAL, "not valid UTF-8" },
+		{ "SchedulerParameters", "a\xc2\x9b" "2J", MDC_ERR_REFUSED, "control characters" },
+		{ "SchedulerParameters", "a\rb", MDC_ERR_REFUSED, "control characters" },
+		{ "PriorityWeightAge", "4294967295", 0, NULL },
+		{ "PriorityWeightAge", "4294967296", MDC_ERR_INVAL, "invalid value" },
+		{ "PriorityWeightAge", "1e400", MDC_ERR_INVAL, "invalid value" },
+		{ "PriorityWeightAge", "-1", MDC_ERR_INVAL, "invalid value" },
+		{ "PriorityWeightAge", "1.5", MDC_ERR_INVAL, "invalid value" },
+		{ "PriorityWeightAge", "NaN", MDC_ERR_INVAL, "invalid value" },
+		{ "PriorityWeightAge", "true", MDC_ERR_INVAL, "invalid value" },
+		{ "MaxNodeCount", "9223372036854775807", MDC_ERR_INVAL, "invalid value" },
+		{ "Prior\xffityWeightAge", "1", MDC_ERR_INVAL, "invalid UTF-8" },
+		{ "", "1", MDC_ERR_INVAL, "empty parameter name" },
+	};
+	char big[MDC_RULES_MAX_VALUE + 2];
+	struct mdc_ctx ctx;
+	int rc;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mdc_ctx_clear(&ctx);
+		rc = mdc_rules_check_setting(cases[i].key, cases[i].value, SC_SCOPE_CLUSTER, "config",
+					     NULL, &ctx);
+		if (rc != cases[i].rc)
+			fail_msg("case %zu (%s): rc %d, want %d: %s", i, cases[i].value, rc, cases[i].rc,
+				 ctx.msg);
+		if (cases[i].want && !strstr(ctx.msg, cases[i].want))
+			fail_msg("case %zu: '%s' lacks '%s'", i, ctx.msg, cases[i].want);
+	}
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_rules_check_setting("SchedulerParameters", big, SC_SCOPE_CLUSTER, "config",
+						 NULL, &ctx), MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, "at most 4096"));
+	big[MDC_RULES_MAX_VALUE] = '\0';
+	assert_int_equal(mdc_rules_check_setting("SchedulerParameters", big, SC_SCOPE_CLUSTER, "config",
+						 NULL, &ctx), 0);
+}
+
+/* Issue 16.3: one id rule for mdcctl, mdc-scontrol and the emulator. */
+static void test_ids(void **state)
+{
+	static const char *const good[] = { "cpu", "gpu-a100", "a.b", "A_1", "x", "0", };
+	static const char *const bad[] = {
+		"", "*", "../../../../etc/passwd", "--help", "-o/tmp/x", ".hidden", "a b",
+		"a=b", "a,b", "a#b", "a\"b", "DEFAULT", "default", "caf\xc3\xa9", "\xff",
+		"a\nb", "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcd",
+	};
+	struct mdc_ctx ctx;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		mdc_ctx_clear(&ctx);
+		if (mdc_rules_check_id("partition", good[i], &ctx))
+			fail_msg("'%s' refused: %s", good[i], ctx.msg);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		mdc_ctx_clear(&ctx);
+		if (mdc_rules_check_id("partition", bad[i], &ctx) != MDC_ERR_INVAL)
+			fail_msg("bad id %zu accepted", i);
+		assert_null(strchr(ctx.msg, '\n'));
+	}
+	mdc_ctx_clear(&ctx);
+	mdc_rules_check_id("partition", "-o/tmp/x", &ctx);
+	assert_string_equal(ctx.msg, "invalid partition id '-o/tmp/x': start with a letter or a digit");
+}
+
+/* Google's label limits: 64 labels, keys 1-63, values 0-63 characters. */
+static void test_labels(void **state)
+{
+	static const struct {
+		const char *key, *value;
+		bool ok;
+	} cases[] = {
+		{ "team", "ml", true }, { "env", "", true }, { "a-b_c9", "x-1_2", true },
+		{ "\xc3\xa9quipe", "donn\xc3\xa9" "es", true },	/* international characters */
+		{ "Env", "x", false }, { "1a", "x", false }, { "", "x", false }, { "-a", "x", false },
+		{ "env", "Prod!", false }, { "env", "a b", false }, { "env", "\xff", false },
+		{ "env", "\xc2\x85", false }, { "a.b", "x", false },
+		{ "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabc", "x", true },
+		{ "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcd", "x", false },
+		{ "k", "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcd", false },
+	};
+	struct mdc_buf b = MDC_BUF_INIT;
+	json_object *in, *out = NULL, *images = parse("{}");
+	struct mdc_images im = { images };
+	struct mdc_ctx ctx;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mdc_ctx_clear(&ctx);
+		if ((mdc_rules_check_label(cases[i].key, cases[i].value, &ctx) == 0) != cases[i].ok)
+			fail_msg("label case %zu: %s", i, ctx.msg[0] ? ctx.msg : "accepted");
+	}
+	/* 64 labels pass, 65 do not (create and patch share mdc_validate) */
+	for (int n = 64; n <= 65; n++) {
+		mdc_buf_free(&b);
+		mdc_buf_adds(&b, "{\"node_pools\":[{\"id\":\"a\"}],\"labels\":{");
+		for (int i = 0; i < n; i++)
+			mdc_buf_addf(&b, "%s\"k%d\":\"v\"", i ? "," : "", i);
+		mdc_buf_adds(&b, "}}");
+		in = parse(b.s);
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_rules_check_create("c1", in, &im, &out, &ctx), n == 64 ? 0 : MDC_ERR_INVAL);
+		if (n == 65)
+			assert_non_null(strstr(ctx.msg, "65 labels: at most 64"));
+		json_object_put(out);
+		out = NULL;
+		json_object_put(in);
+	}
+	mdc_buf_free(&b);
+	json_object_put(images);
+}
+
+/* Issue 16.3: node counts are integers within bounds (minNodeCount=100000
+ * rendered NodeName=extra-[0-99999] and killed slurmctld). */
+static void test_node_counts(void **state)
+{
+	static const struct {
+		const char *json;	/* the max_node_count value */
+		bool ok;
+	} cases[] = {
+		/* null is proto3 JSON for the default (0), as if absent */
+		{ "2", true }, { "\"2\"", true }, { "0", true }, { "10000", true },
+		{ "10001", false }, { "100000", false }, { "-1", false }, { "1.5", false },
+		{ "true", false }, { "null", true }, { "1e400", false }, { "\"1e400\"", false },
+		{ "9223372036854775807", false }, { "\"9223372036854775807\"", false },
+		{ "18446744073709551615", false }, { "\" 2\"", false }, { "\"\"", false },
+		{ "\"0x10\"", false }, { "NAN", false },
+	};
+	json_object *cur = parse(base_cluster), *images = parse("{}"), *pay;
+	struct mdc_images im = { images };
+	struct mdc_strv mask = MDC_STRV_INIT;
+	struct mdc_patch_result res;
+	struct mdc_ctx ctx;
+	char text[512];
+	int rc;
+
+	(void) state;
+	mdc_strv_push(&mask, "node_pools");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "{\"node_pools\":[{\"id\":\"cpu\",\"scaling_spec\":"
+			 "{\"min_node_count\":0,\"max_node_count\":0}},{\"id\":\"login\"}]}");
+		pay = parse(text);
+		/* set the value as json-c would have parsed it */
+		{
+			json_object *sc = mdc_json_get(json_object_array_get_idx(mdc_json_get(pay, "node_pools"), 0),
+						       "scaling_spec"), *v;
+
+			if (!strcmp(cases[i].json, "NAN"))
+				v = json_object_new_double(NAN);
+			else
+				v = json_tokener_parse(cases[i].json);
+			json_object_object_add(sc, "max_node_count", v);
+		}
+		mdc_ctx_clear(&ctx);
+		rc = mdc_rules_apply_patch(cur, pay, &mask, MDC_MODE_USER_ONLY, &im, &res, &ctx);
+		if ((rc == 0) != cases[i].ok)
+			fail_msg("max_node_count %s: %s", cases[i].json, rc ? ctx.msg : "accepted");
+		if (rc)
+			assert_string_equal(mdc_rules_last_field(), "node_pools");
+		mdc_patch_result_free(&res);
+		json_object_put(pay);
+	}
+	/* min above max */
+	pay = parse("{\"node_pools\":[{\"id\":\"cpu\",\"scaling_spec\":{\"min_node_count\":3,"
+		    "\"max_node_count\":2}},{\"id\":\"login\"}]}");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_rules_apply_patch(cur, pay, &mask, MDC_MODE_USER_ONLY, &im, &res, &ctx),
+			 MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, "node pool 'cpu': node counts need 0 <= min <= max <= 10000"));
+	json_object_put(pay);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_rules_check_node_counts("p", 0, 10001, &ctx), MDC_ERR_INVAL);
+	assert_int_equal(mdc_rules_check_node_counts("p", 5, 5, &ctx), 0);
+	mdc_strv_free(&mask);
+	json_object_put(cur);
+	json_object_put(images);
+}
+
+/* Invalid UTF-8 anywhere in a resource (json-c does not check it), and
+ * hostile partition ids, are refused by the emulator's rules. */
+static void test_resource_text(void **state)
+{
+	json_object *cur = parse(base_cluster), *images = parse("{}"), *pay;
+	struct mdc_images im = { images };
+	struct mdc_strv mask = MDC_STRV_INIT;
+	struct mdc_patch_result res;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_strv_push(&mask, "labels");
+	pay = json_object_new_object();
+	json_object_object_add(pay, "labels", json_object_new_object());
+	json_object_object_add(mdc_json_get(pay, "labels"), "team", json_object_new_string("m\xffl"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_rules_apply_patch(cur, pay, &mask, MDC_MODE_USER_ONLY, &im, &res, &ctx),
+			 MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, "labels.team: invalid UTF-8"));
+	json_object_put(pay);
+	mdc_strv_free(&mask);
+	mdc_strv_push(&mask, SS "partitions");
+	pay = parse("{\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":[{\"id\":\"cpu\","
+		    "\"node_pool_ids\":[\"cpu\"]},{\"id\":\"../../../../etc/passwd\",\"node_pool_ids\":[\"cpu\"]}]}}}");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_rules_apply_patch(cur, pay, &mask, MDC_MODE_USER_ONLY, &im, &res, &ctx),
+			 MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, "invalid partition id '../../../../etc/passwd'"));
+	json_object_put(pay);
+	mdc_strv_free(&mask);
+	json_object_put(cur);
+	json_object_put(images);
 }
 
 static void test_create(void **state)
@@ -390,6 +691,12 @@ int main(void)
 		cmocka_unit_test(test_mask_paths),
 		cmocka_unit_test(test_cluster_id),
 		cmocka_unit_test(test_config_map),
+		cmocka_unit_test(test_exec_keys_refused),
+		cmocka_unit_test(test_setting_values),
+		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_labels),
+		cmocka_unit_test(test_node_counts),
+		cmocka_unit_test(test_resource_text),
 		cmocka_unit_test(test_create),
 		cmocka_unit_test(test_patch_mask_and_clear),
 		cmocka_unit_test(test_patch_default_partition),

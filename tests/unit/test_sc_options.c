@@ -86,6 +86,71 @@ static void test_flags(void **state)
 	assert_true(sc_opt_find("PartitionName", SC_SCOPE_CLUSTER)->flags & SC_OPT_RECORD);
 }
 
+/* Issue 16.1: the decision for each key of Slurm 22.05 that names a
+ * program, script, plugin or file (src/common/read_config.c), pinned so a
+ * table edit cannot drop one in silence.  REFUSED where the spec has
+ * another way (the bash-script fields), MANAGED where the service owns it;
+ * always EXEC, always with a reason. */
+static void test_exec_flags(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned flag;
+		const char *why;	/* a substring of the reason */
+	} keys[] = {
+		{ "Prolog", SC_OPT_REFUSED, "prolog_bash_scripts" },
+		{ "Epilog", SC_OPT_REFUSED, "epilog_bash_scripts" },
+		{ "PrologSlurmctld", SC_OPT_REFUSED, "prolog_bash_scripts" },
+		{ "EpilogSlurmctld", SC_OPT_REFUSED, "epilog_bash_scripts" },
+		{ "TaskProlog", SC_OPT_REFUSED, "prolog_bash_scripts" },
+		{ "TaskEpilog", SC_OPT_REFUSED, "epilog_bash_scripts" },
+		{ "SrunProlog", SC_OPT_REFUSED, "prolog_bash_scripts" },
+		{ "SrunEpilog", SC_OPT_REFUSED, "epilog_bash_scripts" },
+		{ "ResvProlog", SC_OPT_REFUSED, "as root" },
+		{ "ResvEpilog", SC_OPT_REFUSED, "as root" },
+		{ "UnkillableStepProgram", SC_OPT_REFUSED, "as root" },
+		{ "HealthCheckProgram", SC_OPT_REFUSED, "as root" },
+		{ "InteractiveStepOptions", SC_OPT_REFUSED, "salloc" },
+		{ "SallocDefaultCommand", SC_OPT_REFUSED, "salloc" },
+		{ "CertmgrParameters", SC_OPT_REFUSED, "scripts" },
+		{ "JobSubmitPlugins", SC_OPT_MANAGED, "job_submit" },
+		{ "JobCompLoc", SC_OPT_MANAGED, "jobcomp/script" },
+		{ "Include", SC_OPT_MANAGED, "file" },
+		{ "MailProg", SC_OPT_MANAGED, "" },
+		{ "RebootProgram", SC_OPT_MANAGED, "" },
+		{ "ResumeProgram", SC_OPT_MANAGED, "" },
+		{ "ResumeFailProgram", SC_OPT_MANAGED, "" },
+		{ "SuspendProgram", SC_OPT_MANAGED, "" },
+		{ "SlurmctldPrimaryOnProg", SC_OPT_MANAGED, "" },
+		{ "SlurmctldPrimaryOffProg", SC_OPT_MANAGED, "" },
+		{ "PlugStackConfig", SC_OPT_MANAGED, "" },
+		{ "PluginDir", SC_OPT_MANAGED, "" },
+		{ "TLSParameters", SC_OPT_MANAGED, "" },
+	};
+	/* plugin selections stay settable: names cannot leave PluginDir */
+	static const char *const plugins[] = {
+		"SchedulerType", "SelectType", "TaskPlugin", "PriorityType", "PreemptType",
+		"ProctrackType", "JobCompType", "CliFilterPlugins", "PrologEpilogTimeout",
+	};
+	const struct sc_option *o;
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		o = sc_opt_find(keys[i].name, SC_SCOPE_CLUSTER);
+		assert_non_null(o);
+		if (!(o->flags & SC_OPT_EXEC) || !(o->flags & keys[i].flag) || !o->why ||
+		    !strstr(o->why, keys[i].why))
+			fail_msg("%s: flags %#x, why '%s'", o->name, o->flags, o->why ? o->why : "");
+	}
+	for (size_t i = 0; i < sizeof(plugins) / sizeof(plugins[0]); i++) {
+		o = sc_opt_find(plugins[i], SC_SCOPE_CLUSTER);
+		assert_non_null(o);
+		assert_false(o->flags & (SC_OPT_EXEC | SC_OPT_REFUSED | SC_OPT_MANAGED));
+	}
+	/* RequeueExitHold: refused like RequeueExit (one table, one answer) */
+	assert_true(sc_opt_find("RequeueExitHold", SC_SCOPE_CLUSTER)->flags & SC_OPT_REFUSED);
+}
+
 /* Every flagged entry says why; no two entries share a name and a scope. */
 static void test_table_sane(void **state)
 {
@@ -202,6 +267,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_exec_flags),
 		cmocka_unit_test(test_table_sane),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_check_value),

@@ -3,11 +3,14 @@
  * start-up; the server is in emu_server.c. */
 #include "config.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "emu_int.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
@@ -34,7 +37,10 @@ static void emu_usage(FILE *f)
 		"  --state FILE           keep clusters and operations in FILE across restarts\n"
 		"  --request-log FILE     append one JSON line per request\n"
 		"  --lro-seconds S        how long operations run (default 0.5)\n"
-		"  --token T              require 'Authorization: Bearer T'\n"
+		"  --token-file FILE      require 'Authorization: Bearer T', T read from FILE\n"
+		"                         (owned by this user, mode 0600 or stricter)\n"
+		"  --token T              the same with T in argv (visible to every local\n"
+		"                         user in ps: for tests only)\n"
 		"  --read-only-token T    a token that may only read (writes get 403)\n"
 		"  --fault SPEC           METHOD:CODE:RATE, METHOD:latency:MS, METHOD:drop:RATE,\n"
 		"                         operation:fail (repeatable; METHOD may be *)\n"
@@ -42,6 +48,7 @@ static void emu_usage(FILE *f)
 		"  --image TYPE=IMAGE     default node image of machine TYPE (* = any type;\n"
 		"                         default " EMU_DEFAULT_IMAGE ")\n"
 		"  --slurm-conf PATH      regenerate this slurm.conf after each change\n"
+		"                         (needs --token-file: the spec then runs as root)\n"
 		"  --slurm-base FILE      the service-managed part of slurm.conf\n"
 		"  --reload-cmd CMD       run after regeneration (e.g. scontrol reconfigure)\n"
 		"  --restart-cmd CMD      run instead when the Slurm node set changed\n"
@@ -137,8 +144,58 @@ static int emu_parse_image(struct emu *e, const char *spec)
 	return 0;
 }
 
+/* The largest token file read: an OAuth access token is ~2 KB. */
+#define EMU_TOKEN_MAX 4096
+
+/* Read the bearer token from PATH: a regular file of this user that no
+ * one else may read (as ssh does with keys), so the token never appears
+ * in argv (/proc/PID/cmdline is world-readable).  *OUT is malloc'ed. */
+static int emu_read_token_file(const char *path, char **out)
+{
+	char buf[EMU_TOKEN_MAX + 1];
+	struct stat st;
+	ssize_t n;
+	size_t len = 0;
+	int fd, rc = -1;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		mdc_error("cannot open --token-file '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		mdc_error("--token-file '%s' is not a regular file", path);
+		goto out;
+	}
+	if (st.st_uid != geteuid() || (st.st_mode & 077)) {
+		mdc_error("--token-file '%s' must belong to this user and be readable by no one "
+			  "else (chmod 600)", path);
+		goto out;
+	}
+	while (len < sizeof(buf) - 1 && (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t) n;
+	buf[len] = '\0';
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' || buf[len - 1] == ' '))
+		buf[--len] = '\0';
+	if (!len || len >= EMU_TOKEN_MAX || mdc_has_ctrl(buf) || strchr(buf, ' ')) {
+		mdc_error("--token-file '%s': expected one token of 1 to %d printable characters "
+			  "without spaces", path, EMU_TOKEN_MAX - 1);
+		goto out;
+	}
+	if (!(*out = strdup(buf))) {
+		mdc_error("out of memory");
+		goto out;
+	}
+	rc = 0;
+out:
+	memset(buf, 0, sizeof(buf));
+	close(fd);
+	return rc;
+}
+
 enum {
-	OPT_LISTEN = 256, OPT_STATE, OPT_LOG, OPT_LRO, OPT_TOKEN, OPT_RO_TOKEN, OPT_FAULT,
+	OPT_LISTEN = 256, OPT_STATE, OPT_LOG, OPT_LRO, OPT_TOKEN, OPT_TOKEN_FILE, OPT_RO_TOKEN, OPT_FAULT,
 	OPT_SEED, OPT_IMAGE, OPT_CONF, OPT_BASE, OPT_RELOAD, OPT_RESTART, OPT_SYNC,
 };
 
@@ -148,6 +205,7 @@ static const struct option emu_opts[] = {
 	{ "request-log", required_argument, NULL, OPT_LOG },
 	{ "lro-seconds", required_argument, NULL, OPT_LRO },
 	{ "token", required_argument, NULL, OPT_TOKEN },
+	{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
 	{ "read-only-token", required_argument, NULL, OPT_RO_TOKEN },
 	{ "fault", required_argument, NULL, OPT_FAULT },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -167,6 +225,7 @@ int main(int argc, char **argv)
 {
 	static struct emu e;
 	const char *listen = NULL, *log_path = NULL;
+	char *file_token = NULL;
 	struct sigaction sa;
 	struct mdc_ctx ctx;
 	int c, rc = 2;
@@ -197,6 +256,12 @@ int main(int argc, char **argv)
 				goto out;
 			break;
 		case OPT_TOKEN: e.token = optarg; break;
+		case OPT_TOKEN_FILE:
+			free(file_token);
+			if (emu_read_token_file(optarg, &file_token))
+				goto out;
+			e.token = file_token;
+			break;
 		case OPT_RO_TOKEN: e.ro_token = optarg; break;
 		case OPT_FAULT:
 			if (emu_parse_fault(&e, optarg))
@@ -240,6 +305,13 @@ int main(int argc, char **argv)
 		mdc_error("missing --listen HOST:PORT (e.g. 127.0.0.1:0)");
 		goto out;
 	}
+	/* whoever may PATCH the spec writes slurm.conf and runs the hooks,
+	 * as this (usually root) user: never without credentials */
+	if ((e.slurm_conf || e.reload_cmd || e.restart_cmd) && !e.token && !e.ro_token) {
+		mdc_error("--slurm-conf, --reload-cmd and --restart-cmd need --token-file FILE: "
+			  "without a token any local user could change slurm.conf");
+		goto out;
+	}
 	if (!mdc_json_get(e.images, "*"))
 		json_object_object_add(e.images, "*", json_object_new_string(EMU_DEFAULT_IMAGE));
 	mdc_ctx_clear(&ctx);
@@ -273,5 +345,9 @@ out:
 	emu_state_free(&e);
 	json_object_put(e.store);
 	json_object_put(e.images);
+	if (file_token) {
+		memset(file_token, 0, strlen(file_token));
+		free(file_token);
+	}
 	return rc;
 }

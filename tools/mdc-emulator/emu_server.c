@@ -229,6 +229,18 @@ static bool emu_is_write(const char *method)
 	return strcmp(method, "GET") && strcmp(method, "HEAD");
 }
 
+/* Compare a presented token with ours in time that does not depend on
+ * where they differ. */
+static bool emu_token_eq(const char *given, const char *want)
+{
+	size_t gl = strlen(given), wl = strlen(want);
+	unsigned char d = (unsigned char) (gl != wl);
+
+	for (size_t i = 0; i < wl; i++)
+		d |= (unsigned char) (want[i] ^ given[i < gl ? i : 0]);
+	return d == 0;
+}
+
 /* 0 = allowed, else the answer is filled. */
 static int emu_auth(struct emu *e, struct MHD_Connection *c, const struct emu_request *r,
 		    struct emu_response *out)
@@ -239,9 +251,9 @@ static int emu_auth(struct emu *e, struct MHD_Connection *c, const struct emu_re
 		return 0;
 	h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
 	tok = h && !strncasecmp(h, "Bearer ", 7) ? h + 7 : NULL;
-	if (tok && e->token && !strcmp(tok, e->token))
+	if (tok && e->token && emu_token_eq(tok, e->token))
 		return 0;
-	if (tok && e->ro_token && !strcmp(tok, e->ro_token)) {
+	if (tok && e->ro_token && emu_token_eq(tok, e->ro_token)) {
 		if (!emu_is_write(r->method))
 			return 0;
 		emu_reply_error(out, "PERMISSION_DENIED",

@@ -7,34 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "mdc_rules.h"
 #include "sc_options.h"
 #include "scargs.h"
 
-/* Check KEY=VALUE for SCOPE; *OPT gets the table entry (canonical name). */
+/* KEY=VALUE for SCOPE, by the service's own rule; *OPT gets the table
+ * entry (canonical name). */
 static int check_pair(const char *what, unsigned scope, const char *key, const char *value,
 		      const struct sc_option **opt, struct mdc_ctx *ctx)
 {
-	char why[256] = "";
-	const char *hint;
-
-	*opt = sc_opt_find(key, scope);
-	if (!*opt) {
-		hint = sc_opt_suggest(key, scope);
-		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: unknown key '%s'%s%s%s", what, key,
-				hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
-	}
-	if ((*opt)->flags & (SC_OPT_MANAGED | SC_OPT_REFUSED))
-		return mdc_fail(ctx, MDC_ERR_REFUSED, "%s: '%s' cannot be set on a managed cluster%s%s",
-				what, (*opt)->name, (*opt)->why ? ": " : "",
-				(*opt)->why ? (*opt)->why : "");
-	if (mdc_has_ctrl(value))
-		return mdc_fail(ctx, MDC_ERR_REFUSED,
-				"%s: the value of '%s' holds a control character (it would inject slurm.conf lines)",
-				what, (*opt)->name);
-	if (!sc_opt_check_value(*opt, value, why, sizeof(why)))
-		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: bad value '%s' for '%s': %s", what, value,
-				(*opt)->name, why);
-	return 0;
+	return mdc_rules_check_setting(key, value, scope, what, opt, ctx);
 }
 
 static int live_push(struct mdc_strv *live, const char *key, const char *value)
@@ -129,8 +111,12 @@ int scx_intent(const struct scx_cmd *cmd, const char *conf_path, struct mdc_inte
 	if (cmd->verb < SCX_UPDATE_PART || cmd->verb > SCX_UPDATE_NODES)
 		return mdc_fail(ctx, MDC_ERR_INTERNAL, "'%s' is not a persistent command",
 				scx_verb_name(cmd->verb));
-	if (mdc_has_ctrl(cmd->name))
-		return mdc_fail(ctx, MDC_ERR_REFUSED, "the name '%s' holds a control character", cmd->name);
+	/* a partition is created under this name in the spec and on the
+	 * live slurmctld's command line: the service's id rule first */
+	if (cmd->verb != SCX_UPDATE_NODES && (rc = mdc_rules_check_id("partition", cmd->name, ctx)))
+		return rc;
+	if (!mdc_rules_utf8_ok(cmd->name) || mdc_has_ctrl(cmd->name))
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "the name holds control characters or invalid UTF-8");
 	if ((rc = mdc_strv_push(live, live_verb[cmd->verb])) ||
 	    (rc = live_push(live, cmd->verb == SCX_UPDATE_NODES ? "NodeName" : "PartitionName",
 			    cmd->name)))

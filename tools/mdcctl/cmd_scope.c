@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "mdc_buf.h"
 #include "mdc_json.h"
+#include "mdc_rules.h"
 #include "mdc_str.h"
 #include "sc_options.h"
 #include "mdcctl.h"
@@ -92,42 +93,15 @@ static int scope_not_found(struct mdcctl *g, const char *what, const char *id)
 
 /* ---- checking arguments before anything is sent ---------------------- */
 
-/* Partition and node pool ids: what a slurm.conf line and the API accept. */
+/* Ids and labels: the service's own rules. */
 static int scope_check_id(const char *what, const char *id, struct mdc_ctx *ctx)
 {
-	size_t n = strlen(id);
-
-	if (n == 0 || n > 63)
-		return mdc_fail(ctx, MDC_ERR_INVAL, "%s id '%s': give 1 to 63 characters", what, id);
-	for (size_t i = 0; i < n; i++)
-		if (!isalnum((unsigned char) id[i]) && id[i] != '-' && id[i] != '_' && id[i] != '.')
-			return mdc_fail(ctx, MDC_ERR_INVAL, "%s id '%s': use letters, digits, '-', '_' "
-					"and '.'", what, id);
-	return 0;
+	return mdc_rules_check_id(what, id, ctx);
 }
 
-/* Google label rules: lower-case letters, digits, '-' and '_'; keys
- * start with a letter; both at most 63 characters. */
 static int scope_check_label(const char *key, const char *value, struct mdc_ctx *ctx)
 {
-	const char *s[2] = { key, value };
-
-	for (int k = 0; k < 2; k++) {
-		if (!s[k])
-			continue;
-		if (strlen(s[k]) > 63 || (k == 0 && !islower((unsigned char) s[k][0])))
-			goto bad;
-		for (const char *p = s[k]; *p; p++)
-			if (!islower((unsigned char) *p) && !isdigit((unsigned char) *p) &&
-			    *p != '-' && *p != '_')
-				goto bad;
-		continue;
-bad:
-		return mdc_fail(ctx, MDC_ERR_INVAL, "label %s '%s': use lower-case letters, digits, "
-				"'-' and '_'%s, at most 63 characters", k ? "value" : "key", s[k],
-				k ? "" : ", starting with a letter");
-	}
-	return 0;
+	return mdc_rules_check_label(key, value, ctx);
 }
 
 /* Add a SET op per "K=V" (SCOPE checked) or an UNSET op per "K". */

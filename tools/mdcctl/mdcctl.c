@@ -12,6 +12,7 @@
 #include "mdc_json.h"
 #include "mdc_log.h"
 #include "mdc_proc.h"
+#include "mdc_rules.h"
 #include "mdc_str.h"
 #include "sc_options.h"
 #include "mdcctl.h"
@@ -219,32 +220,19 @@ int mdcctl_split_kv(const char *arg, char **key, const char **value, struct mdc_
 	return 0;
 }
 
+/* The shared rule (mdc_rules_check_setting) plus one CLI hint: "KEY="
+ * is almost always a mistaken unset. */
 int mdcctl_check_kv(const char *key, const char *value, unsigned scope, const char *where,
 		    struct mdc_ctx *ctx)
 {
 	const struct sc_option *opt;
-	const char *hint;
-	char why[256];
+	int rc;
 
-	if (mdc_has_ctrl(key) || (value && mdc_has_ctrl(value)))
-		return mdc_fail(ctx, MDC_ERR_REFUSED, "%s: '%s': control characters (a newline...) "
-				"are refused: they would inject slurm.conf lines", where, key);
-	if (!(opt = sc_opt_find(key, scope))) {
-		hint = sc_opt_suggest(key, scope);
-		if (hint)
-			return mdc_fail(ctx, MDC_ERR_INVAL, "%s: unknown key '%s' (did you mean '%s'?)",
-					where, key, hint);
-		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: unknown key '%s'", where, key);
-	}
-	if (opt->flags & (SC_OPT_REFUSED | SC_OPT_MANAGED))
-		return mdc_fail(ctx, MDC_ERR_REFUSED, "%s: '%s' is %s%s%s", where, opt->name,
-				opt->flags & SC_OPT_REFUSED ? "refused by the API" : "service-managed",
-				opt->why ? ": " : "", opt->why ? opt->why : "");
+	if ((rc = mdc_rules_check_setting(key, value, scope, where, &opt, ctx)))
+		return rc;
 	if (value && !*value)
 		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: '%s' needs a value (to remove it use unset)",
 				where, opt->name);
-	if (value && !sc_opt_check_value(opt, value, why, sizeof(why)))
-		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: %s='%s': %s", where, opt->name, value, why);
 	return 0;
 }
 
