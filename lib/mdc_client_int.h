@@ -20,6 +20,9 @@ struct mdc_client {
 	unsigned max_retries;		/* GETs and polls only */
 	double retry_base_s;		/* first backoff (MDC_RETRY_BASE_MS for tests) */
 	double retry_cap_s;
+	/* broker mode (mdc_broker.c): mdcd's socket, NULL = talk HTTP */
+	char *broker;
+	char *munge_socket;		/* NULL = libmunge's default */
 };
 
 #endif
