@@ -352,9 +352,20 @@ int main(int argc, char **argv)
 	}
 	/* MDC_BROKER in our own environment would make us our own client */
 	unsetenv("MDC_BROKER");
-	/* before any thread: the settings are read again on SIGHUP */
-	if (d.conf_path && setenv("MDC_CONF", d.conf_path, 1))
-		return 1;
+	/* before any thread: the settings are read again on SIGHUP.  With
+	 * -f the file alone says what mdcd serves: a client's MDC_CLUSTER
+	 * exported in the shell that started it must not redirect it. */
+	if (d.conf_path) {
+		static const char *const client_env[] = {
+			"MDC_ENDPOINT", "MDC_CLUSTER", "MDC_PROJECT", "MDC_REGION",
+			"MDC_TOKEN_FILE", "MDC_LOCK_DIR", "MDC_MUNGE_SOCKET", NULL,
+		};
+
+		for (size_t i = 0; client_env[i]; i++)
+			unsetenv(client_env[i]);
+		if (setenv("MDC_CONF", d.conf_path, 1))
+			return 1;
+	}
 	if (mdcd_settings_read(&d, &d.s, &ctx)) {
 		fprintf(stderr, "mdcd: error: %s\n", ctx.msg);
 		return mdc_exit_code(ctx.err);
