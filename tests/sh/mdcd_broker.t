@@ -18,7 +18,7 @@ need_root
 # the test's users must reach the lab's sockets through the test directory
 chmod 0755 "$TEST_DIR"
 lab_up --managed --broker
-plan 47
+plan 45
 
 MDCCTL=$top_builddir/mdcctl
 MDCD=$top_builddir/mdcd
