@@ -18,7 +18,7 @@ need_root
 # the test's users must reach the lab's sockets through the test directory
 chmod 0755 "$TEST_DIR"
 lab_up --managed --broker
-plan 45
+plan 56
 
 MDCCTL=$top_builddir/mdcctl
 MDCD=$top_builddir/mdcd
@@ -54,6 +54,10 @@ seen=$TEST_DIR/seen
 : >"$seen"
 run_as() { local out; out=$(as "$@" 2>&1); local rc=$?; printf '%s\n' "$out" >>"$seen"; printf '%s' "$out"; return $rc; }
 
+# --- the socket: anybody may connect (munge decides), in mdcd's own 0755 dir
+is "$(stat -c '%a %U' "$MDC_BROKER") $(stat -c '%a %U' "$(dirname "$MDC_BROKER")")" \
+	"666 root 755 root" "socket mode 0666 in a 0755 directory"
+
 # --- reads for every authenticated user
 out=$(run_as "$user" "$MDCCTL" describe); rc=$?
 is "$rc" 0 "a plain user describes the cluster through mdcd"
@@ -70,11 +74,22 @@ like "$out" "mdcd refused the write: user '$user' .* not root, not the SlurmUser
 is "$(writes)" "$n" "nothing was sent to the API"
 like "$(grep "$user" "$mdcd_log" | tail -1)" "refused" "mdcd logs the refusal"
 
+# --- AdminFromSlurm without slurmdbd: the rule says why it cannot tell
+hup() { kill -HUP "$(cat "$LAB_DIR/run/mdcd.pid")"; }
+echo "AdminFromSlurm = yes" >>"$LAB_DIR/etc/mdc.conf"
+hup
+reloaded() { grep -q "AdminGroups=$1 AdminFromSlurm=$2" "$mdcd_log"; }
+ok "mdcd reads its settings again on SIGHUP" wait_until 10 reloaded "" yes
+out=$(run_as "$user" "$MDCCTL" config set PriorityWeightAge=10); rc=$?
+like "$out" "and AdminFromSlurm could not tell: sacctmgr failed \(is slurmdbd running\?\)" \
+	"AdminFromSlurm=yes without slurmdbd: refused, saying why"
+is "$(writes)" "$n" "still nothing sent"
+
 # --- SIGHUP reads AdminGroups; a member writes, the record names them
-sed -i "s/^AdminGroups = .*/AdminGroups = $group/" "$LAB_DIR/etc/mdc.conf"
-kill -HUP "$(cat "$LAB_DIR/run/mdcd.pid")"
-reloaded() { grep -q "AdminGroups=$group" "$mdcd_log"; }
-ok "mdcd reads its settings again on SIGHUP" wait_until 10 reloaded
+sed -i "s/^AdminGroups = .*/AdminGroups = $group/; s/^AdminFromSlurm = .*/AdminFromSlurm = no/" \
+	"$LAB_DIR/etc/mdc.conf"
+hup
+ok "AdminGroups set on the next SIGHUP" wait_until 10 reloaded "$group" no
 out=$(run_as "$user" "$MDCCTL" config set PriorityWeightAge=10); rc=$?
 is "$rc" 3 "the plain user is still refused (not in the group)"
 like "$out" "not in AdminGroups \($group\)" "the refusal names the group"
@@ -174,8 +189,16 @@ ok "an unrelated write regenerates slurm.conf" as "$admin" "$MDCCTL" labels set 
 lab_wait_sync "$syncs" 60 || diag "no reload after the labels write"
 like "$(grep '^PartitionName=debug' "$SLURM_CONF")" "MaxTime=30( |$)" \
 	"the regenerated slurm.conf keeps MaxTime=30"
-pmax() { scontrol show partition debug --oneliner | grep -q 'MaxTime=00:30:00'; }
-ok "slurmctld runs with MaxTime=30" wait_until 10 pmax
+pmax() { scontrol show partition debug --oneliner | grep -q "MaxTime=$1"; }
+ok "slurmctld runs with MaxTime=30" wait_until 10 pmax 00:30:00
+
+# --- mdc-scontrol through the broker (root: the live update needs it)
+syncs=$(lab_syncs)
+ok "mdc-scontrol update through mdcd" "$top_builddir/mdc-scontrol" update PartitionName=debug MaxTime=45
+ok "slurmctld has MaxTime=45" wait_until 10 pmax 00:45:00
+is "$(tail -1 "$audit" | jq -r '[.user, .result, (.command | test("mdc-scontrol update PartitionName=debug MaxTime=45$"))] | join(" ")')" \
+	"root ok true" "the record names root and the mdc-scontrol command"
+lab_wait_sync "$syncs" 60 || diag "no reload after mdc-scontrol"
 
 # --- the token: nowhere the user can read
 secret=$(cat "$LAB_DIR/etc/mdcd.token")
@@ -231,3 +254,17 @@ out=$(MDC_BROKER=$TEST_DIR/b2/mdcd.sock MDC_CLUSTER=$c20 as "$user" "$MDCCTL" de
 like "$out" "broker '.*/b2/mdcd.sock' is not answering: .*is mdcd running" \
 	"a broker that is down is a clear error"
 ok "at once, never a hang (exit $rc in $((SECONDS - start)) s)" test $((SECONDS - start)) -le 5
+
+# --- SIGTERM while a write waits for its operation: it finishes first
+n=$(writes)
+as "$admin" "$MDCCTL" labels set last=write >"$TEST_DIR/last.out" 2>&1 &
+w=$!
+sent() { [ "$(writes)" -gt "$n" ]; }
+wait_until 20 sent || fail "the last write reached the API"
+kill -TERM "$mpid"
+wait "$w"
+is "$?" 0 "the write in progress at SIGTERM completes"
+like "$(cat "$TEST_DIR/last.out")" "labels: updated" "and its user is told"
+is "$(tail -1 "$audit" | jq -r '.command | test("labels set last=write$")')" true "and it is recorded"
+gone() { ! kill -0 "$mpid" 2>/dev/null; }
+ok "then mdcd exits" wait_until 20 gone

@@ -26,6 +26,8 @@
 #include "mdcd.h"
 
 #define MDCD_DEFAULT_STATE "/var/lib/mdcd"
+/* a local user cannot make mdcd start threads without bound */
+#define MDCD_MAX_CONNS 256
 
 /* ---- logging ----------------------------------------------------------- */
 
@@ -237,12 +239,20 @@ struct mdcd_conn {
 	int fd;
 };
 
+static void mdcd_conn_done(struct mdcd *d)
+{
+	pthread_mutex_lock(&d->active_lock);
+	d->conns--;
+	pthread_mutex_unlock(&d->active_lock);
+}
+
 static void *mdcd_conn_thread(void *arg)
 {
 	struct mdcd_conn *cn = arg;
 
 	mdcd_serve(cn->d, cn->fd);
 	close(cn->fd);
+	mdcd_conn_done(cn->d);
 	free(cn);
 	return NULL;
 }
@@ -259,7 +269,17 @@ static void mdcd_accept(struct mdcd *d, int lfd)
 			mdcd_log(LOG_WARNING, "accept: %s", strerror(errno));
 		return;
 	}
+	pthread_mutex_lock(&d->active_lock);
+	if (d->conns >= MDCD_MAX_CONNS) {
+		pthread_mutex_unlock(&d->active_lock);
+		mdcd_log(LOG_WARNING, "%d connections already: one refused", MDCD_MAX_CONNS);
+		close(fd);
+		return;
+	}
+	d->conns++;
+	pthread_mutex_unlock(&d->active_lock);
 	if (!(cn = malloc(sizeof(*cn)))) {
+		mdcd_conn_done(d);
 		close(fd);
 		return;
 	}
@@ -269,6 +289,7 @@ static void mdcd_accept(struct mdcd *d, int lfd)
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&t, &attr, mdcd_conn_thread, cn)) {
 		mdcd_log(LOG_ERR, "cannot start a thread for a connection");
+		mdcd_conn_done(d);
 		close(fd);
 		free(cn);
 	}
@@ -370,6 +391,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mdcd: error: %s\n", ctx.msg);
 		return mdc_exit_code(ctx.err);
 	}
+	/* sacctmgr (AdminFromSlurm) reads the same slurm.conf as we do */
+	if (d.s.slurm_conf && setenv("SLURM_CONF", d.s.slurm_conf, 1))
+		return 1;
 	if (d.logfile) {
 		int fd = open(d.logfile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
 

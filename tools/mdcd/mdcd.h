@@ -28,6 +28,7 @@ struct mdcd {
 	pthread_mutex_t active_lock;
 	pthread_cond_t active_cond;
 	int writes;
+	int conns;			/* connections being served */
 	volatile sig_atomic_t stopping;
 
 	/* one writer per cluster: a small table of named mutexes */
