@@ -464,6 +464,12 @@ int main(int argc, char **argv)
 	lfd = -1;
 	unlink(d.socket_path);
 	mdcd_drain(&d);
+	/* reads still being answered hold no writer lock, but may ask for one:
+	 * free the table only when no connection is left */
+	pthread_mutex_lock(&d.active_lock);
+	if (!d.conns)
+		mdcd_cluster_mutexes_free(&d);
+	pthread_mutex_unlock(&d.active_lock);
 	mdcd_log(LOG_INFO, "stopped");
 	rc = 0;
 out:

@@ -55,8 +55,10 @@ void mdcd_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 /* mdcd_serve.c: answer one connection (a thread's whole life). */
 void mdcd_serve(struct mdcd *d, int fd);
-/* The writer lock of CLUSTER (created on first use; never freed). */
+/* The writer lock of CLUSTER (created on first use, freed at exit by
+ * mdcd_cluster_mutexes_free once no request runs). */
 pthread_mutex_t *mdcd_cluster_mutex(struct mdcd *d, const char *cluster);
+void mdcd_cluster_mutexes_free(struct mdcd *d);
 
 /* mdcd_authz.c: may PEER write?  False with WHY naming every rule that
  * refused ("not root, not SlurmUser 'slurm', ..."); true with WHY naming

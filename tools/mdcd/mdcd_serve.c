@@ -56,6 +56,17 @@ pthread_mutex_t *mdcd_cluster_mutex(struct mdcd *d, const char *cluster)
 	return l ? &l->mutex : NULL;
 }
 
+void mdcd_cluster_mutexes_free(struct mdcd *d)
+{
+	while (d->clusters) {
+		struct mdcd_cluster_lock *l = d->clusters;
+
+		d->clusters = l->next;
+		pthread_mutex_destroy(&l->mutex);
+		free(l);
+	}
+}
+
 /* ---- the connection -------------------------------------------------------- */
 
 struct mdcd_req {
