@@ -20,6 +20,7 @@
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
+#include <curl/curl.h>
 #include "mdc_broker.h"
 #include "mdc_log.h"
 #include "mdc_str.h"
@@ -410,6 +411,11 @@ int main(int argc, char **argv)
 	mdc_log_set_sink(mdcd_lib_sink, NULL);
 	mdc_log_set_level(verbose ? MDC_LOG_DEBUG : MDC_LOG_INFO);
 	umask(027);
+	/* libcurl's global state, before any thread makes a request */
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fprintf(stderr, "mdcd: error: cannot initialise libcurl\n");
+		return 1;
+	}
 	if (mdcd_audit_init(&d, &ctx) || (lfd = mdcd_listen(&d, &ctx)) < 0) {
 		fprintf(stderr, "mdcd: error: %s\n", ctx.msg);
 		mdcd_log(LOG_ERR, "%s", ctx.msg);
