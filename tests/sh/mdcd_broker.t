@@ -18,7 +18,7 @@ need_root
 # the test's users must reach the lab's sockets through the test directory
 chmod 0755 "$TEST_DIR"
 lab_up --managed --broker
-plan 56
+plan 57
 
 MDCCTL=$top_builddir/mdcctl
 MDCD=$top_builddir/mdcd
@@ -118,11 +118,12 @@ lab_wait_sync "$syncs" 60 || diag "the lab did not report the reload in 60 s"
 
 # --- raw requests: the credential binds the request and is good once
 sock=$MDC_MUNGE_SOCKET
-# envelope USER BODY FILE: a request line with a fresh credential of USER's
+# envelope USER BODY FILE [MUNGE-OPTS]: a request line with a fresh
+# credential of USER's
 envelope() {
 	local d cred
 	d=$(printf '%s' "$2" | sha256sum | cut -d' ' -f1)
-	cred=$(printf 'mdcd/1 sha256=%s' "$d" | as "$1" munge --socket="$sock") || return 1
+	cred=$(printf 'mdcd/1 sha256=%s' "$d" | as "$1" munge --socket="$sock" ${4:-}) || return 1
 	jq -nc --arg c "$cred" --arg b "$2" '{mdcd: 1, cred: $c, body: $b}' >"$3"
 	chmod 0644 "$3"
 }
@@ -161,6 +162,13 @@ envelope "$admin" "$body" "$TEST_DIR/req4"
 out=$(raw "$user" "$TEST_DIR/req4")
 like "$(jq -r '.error.message' <<<"$out")" "another user's: refused" \
 	"another user's credential on the user's connection is refused"
+t0=$(date +%s)
+envelope "$user" "$body" "$TEST_DIR/req6" --ttl=1
+later() { [ "$(date +%s)" -ge $((t0 + 3)) ]; }
+wait_until 10 later
+out=$(raw "$user" "$TEST_DIR/req6")
+like "$(jq -r '.error.message' <<<"$out")" "munge credential refused: expired" \
+	"an expired credential is refused"
 jq -nc --arg b "$body" '{mdcd: 1, body: $b}' >"$TEST_DIR/req5"
 chmod 0644 "$TEST_DIR/req5"
 out=$(raw "$user" "$TEST_DIR/req5")
