@@ -27,6 +27,9 @@
 
 /* reads through the broker: its own retries included, never forever */
 #define MDC_BROKER_READ_TIMEOUT_S 600.0
+/* mdcd says "accepted" as soon as it has checked the credential: a broker
+ * that is stopped or stuck is an error after this, not a hang */
+#define MDC_BROKER_ACCEPT_TIMEOUT_S 10.0
 
 void mdc_sha256_hex(const void *data, size_t len, char out[65])
 {
@@ -244,7 +247,7 @@ static int mdc_broker_request(struct mdc_client *c, json_object *body,
 	volatile sig_atomic_t *intr = x->lro ? x->lro->interrupted : NULL;
 	double start = mdc_broker_now();
 	json_object *ans = NULL;
-	bool sent_confirm = false;
+	bool sent_confirm = false, accepted = false;
 	int fd = -1, rc;
 
 	*result = NULL;
@@ -280,6 +283,10 @@ static int mdc_broker_request(struct mdc_client *c, json_object *body,
 			memmove(in.s, nl + 1, in.len - n - 1);
 			in.len -= n + 1;
 			in.s[in.len] = '\0';
+			if (mdc_json_get_bool(ans, "accepted", false)) {
+				accepted = true;
+				continue;
+			}
 			if ((m = mdc_json_get_obj(ans, "progress"))) {
 				mdc_broker_progress(x->lro, m);
 				continue;
@@ -312,6 +319,11 @@ static int mdc_broker_request(struct mdc_client *c, json_object *body,
 		if (intr && *intr) {
 			rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "stopped waiting; mdcd finishes what it "
 				      "started (see 'mdcctl history' and 'mdcctl describe')");
+			goto out;
+		}
+		if (!accepted && mdc_broker_now() - start > MDC_BROKER_ACCEPT_TIMEOUT_S) {
+			rc = mdc_fail(ctx, MDC_ERR_TIMEOUT, "broker '%s' took the connection but does "
+				      "not answer (is mdcd stopped or stuck? see its log)", c->broker);
 			goto out;
 		}
 		if (x->timeout_s > 0 && mdc_broker_now() - start > x->timeout_s) {

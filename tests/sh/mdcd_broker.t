@@ -18,7 +18,7 @@ need_root
 # the test's users must reach the lab's sockets through the test directory
 chmod 0755 "$TEST_DIR"
 lab_up --managed --broker
-plan 57
+plan 59
 
 MDCCTL=$top_builddir/mdcctl
 MDCD=$top_builddir/mdcd
@@ -127,7 +127,8 @@ envelope() {
 	jq -nc --arg c "$cred" --arg b "$2" '{mdcd: 1, cred: $c, body: $b}' >"$3"
 	chmod 0644 "$3"
 }
-# raw USER FILE: send the line of FILE as USER, print mdcd's answer
+# raw USER FILE: send the line of FILE as USER, print mdcd's final answer
+# (the last line: an accepted request first gets {"accepted":true})
 raw() {
 	as "$1" python3 -c '
 import socket, sys
@@ -141,7 +142,7 @@ while True:
     if not c:
         break
     d += c
-sys.stdout.write(d.decode())' "$MDC_BROKER" "$2"
+sys.stdout.write(d.decode())' "$MDC_BROKER" "$2" | tail -n 1
 }
 body='{"op":"whoami","v":1}'
 envelope "$user" "$body" "$TEST_DIR/req1" || fail "munge a credential as the user"
@@ -252,6 +253,15 @@ got=$(curl -sS "$EMU_CLUSTERS/c20" | jq -r '[.labels | to_entries[] | select(.ke
 is "$got" 20 "all 20 labels are in the cluster: no lost update"
 is "$(grep -c '"result":"ok"' "$TEST_DIR/b2/state/audit.log")" 20 "20 writes recorded"
 is "$(grep -c '"method":"PATCH"' "$EMU_LOG")" 20 "20 PATCHes, one per writer"
+
+# --- a broker that is stopped: an error after 10 s, not a hang
+kill -STOP "$m2"
+start=$SECONDS
+out=$(MDC_BROKER=$TEST_DIR/b2/mdcd.sock MDC_CLUSTER=$c20 as "$user" "$MDCCTL" describe 2>&1); rc=$?
+kill -CONT "$m2"
+like "$rc $out" "^[1-9][0-9]* .*broker '.*' took the connection but does not answer" \
+	"a stopped broker is an error, not a hang"
+ok "within its 10 s bound (took $((SECONDS - start)) s)" test $((SECONDS - start)) -le 20
 
 # --- SIGTERM stops mdcd; a broker that is down fails at once
 kill -TERM "$m2"

@@ -647,6 +647,14 @@ void mdcd_serve(struct mdcd *d, int fd)
 	}
 	if (mdcd_authenticate(&r, env, &body))
 		goto out;
+	/* the client stops waiting for a stuck broker until it sees this */
+	{
+		json_object *acc = json_object_new_object();
+
+		if (acc && !json_object_object_add(acc, "accepted", json_object_new_boolean(1)))
+			mdcd_send(&r, acc);
+		json_object_put(acc);
+	}
 	if (mdc_json_parse(body, strlen(body), &r.body, &ctx) ||
 	    !json_object_is_type(r.body, json_type_object)) {
 		mdcd_refuse(&r, MDC_ERR_PARSE, "the request body is not a JSON object");
