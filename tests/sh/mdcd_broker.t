@@ -30,15 +30,28 @@ mdcd_log=$LAB_DIR/log/mdcd.log
 audit=$LAB_DIR/state/mdcd/audit.log
 show_on_fail "$mdcd_log" "$audit"
 
+# shadow: user and group tools refuse while another one holds the lock of
+# /etc/passwd (a parallel test): try again, a bounded number of times
+shadow() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		"$@" 2>"$TEST_DIR/shadow.err" && return 0
+		grep -qi 'lock' "$TEST_DIR/shadow.err" || break
+		sleep 0.1
+	done
+	cat "$TEST_DIR/shadow.err" >&2
+	return 1
+}
+
 # --- users: one plain, one in the admin group (names unique to this run)
 sfx=$$
 user=mdcu$sfx admin=mdca$sfx group=mdcg$sfx
-groupadd "$group" || { echo "Bail out! groupadd failed"; exit 1; }
-at_exit "groupdel '$group' 2>/dev/null"
-useradd -M -N -s /usr/sbin/nologin "$user" || { echo "Bail out! useradd failed"; exit 1; }
-at_exit "userdel '$user' 2>/dev/null"
-useradd -M -N -G "$group" -s /usr/sbin/nologin "$admin" || { echo "Bail out! useradd failed"; exit 1; }
-at_exit "userdel '$admin' 2>/dev/null"
+shadow groupadd "$group" || { echo "Bail out! groupadd failed"; exit 1; }
+at_exit "shadow groupdel '$group' 2>/dev/null"
+shadow useradd -M -N -s /usr/sbin/nologin "$user" || { echo "Bail out! useradd failed"; exit 1; }
+at_exit "shadow userdel '$user' 2>/dev/null"
+shadow useradd -M -N -G "$group" -s /usr/sbin/nologin "$admin" || { echo "Bail out! useradd failed"; exit 1; }
+at_exit "shadow userdel '$admin' 2>/dev/null"
 
 # as USER CMD...: run CMD as USER with only the broker's settings
 as() {
