@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
+#include "mdc_broker.h"
 #include "mdc_buf.h"
 #include "mdc_client_int.h"
 #include "mdc_json.h"
@@ -30,6 +31,8 @@ int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct
 	int rc = 0;
 
 	*out = NULL;
+	if (s->broker && *s->broker)	/* mdcd holds the token: see mdc_broker.c */
+		return mdc_broker_client_new(s, out, ctx);
 	if (!s->endpoint || !*s->endpoint)
 		return mdc_fail(ctx, MDC_ERR_USAGE, "no endpoint: use --endpoint URL or MDC_ENDPOINT");
 	if (mdc_has_ctrl(s->endpoint) || strchr(s->endpoint, ' '))
@@ -84,6 +87,8 @@ void mdc_client_free(struct mdc_client *c)
 	mdc_auth_forget(c);
 	free(c->endpoint);
 	free(c->token_file);
+	free(c->broker);
+	free(c->munge_socket);
 	free(c);
 }
 
@@ -234,6 +239,8 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 	double wait;
 	int rc;
 
+	if (c->broker)		/* mdcd makes the call: see mdc_broker.c */
+		return mdc_broker_call(c, method, path, query, body, resp, ctx);
 	if (resp)
 		*resp = NULL;
 	if (mdc_buf_addf(&url, "%s/%s%s%s", c->endpoint, path, query && *query ? "?" : "",

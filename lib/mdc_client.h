@@ -30,6 +30,12 @@ struct mdc_settings {
 	char *region;
 	char *cluster_id;
 	char *conf_path;
+	/* mdcd (mdc_broker.h): Broker / MDC_BROKER names its socket; the
+	 * others are read by mdcd only (MungeSocket also by clients) */
+	char *broker;
+	char *munge_socket;	/* MungeSocket / MDC_MUNGE_SOCKET */
+	char *admin_groups;	/* AdminGroups: comma-separated group names */
+	char *admin_from_slurm;	/* AdminFromSlurm: yes|no */
 };
 /* Fill S (zero it first) from the config file and the environment.  A
  * missing default config file is not an error; a missing MDC_CONF file,
@@ -55,7 +61,8 @@ void mdc_settings_free(struct mdc_settings *s);
 
 struct mdc_client;
 
-/* A client for ENDPOINT (plain http refused unless the host is loopback).
+/* A client for ENDPOINT (plain http refused unless the host is loopback),
+ * or, when S->broker is set, for mdcd's socket (mdc_broker.h).
  * The caller frees it with mdc_client_free. */
 int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct mdc_ctx *ctx);
 void mdc_client_free(struct mdc_client *c);

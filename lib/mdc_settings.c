@@ -30,6 +30,11 @@ static const struct {
 	{ "TokenFile", "MDC_TOKEN_FILE", offsetof(struct mdc_settings, token_file) },
 	{ "LockDir", "MDC_LOCK_DIR", offsetof(struct mdc_settings, lock_dir) },
 	{ "SlurmConf", "SLURM_CONF", offsetof(struct mdc_settings, slurm_conf) },
+	/* mdcd (mdc_broker.h) */
+	{ "Broker", "MDC_BROKER", offsetof(struct mdc_settings, broker) },
+	{ "MungeSocket", "MDC_MUNGE_SOCKET", offsetof(struct mdc_settings, munge_socket) },
+	{ "AdminGroups", NULL, offsetof(struct mdc_settings, admin_groups) },
+	{ "AdminFromSlurm", NULL, offsetof(struct mdc_settings, admin_from_slurm) },
 };
 #define MDC_NKEYS (sizeof(mdc_settings_keys) / sizeof(mdc_settings_keys[0]))
 
@@ -96,7 +101,8 @@ int mdc_settings_parse(struct mdc_settings *s, const char *text, const char *whe
 		if (i == MDC_NKEYS) {
 			rc = mdc_fail(ctx, MDC_ERR_INVAL,
 				      "%s:%u: unknown key '%s' (use Endpoint, Cluster, Project, "
-				      "Region, ClusterId, TokenFile, LockDir or SlurmConf)",
+				      "Region, ClusterId, TokenFile, LockDir, SlurmConf, Broker, "
+				      "MungeSocket, AdminGroups or AdminFromSlurm)",
 				      where, lineno, key);
 			goto out;
 		}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "mdc_broker.h"
 #include "mdc_client.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
@@ -160,6 +161,8 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 	struct mdc_ctx tmp;
 	int lock = -1, rc;
 
+	if (mdc_client_is_brokered(c))	/* mdcd runs this same function */
+		return mdc_broker_update(c, s, in, o, plan_out, op_out, ctx);
 	memset(plan, 0, sizeof(*plan));
 	if (op_out)
 		*op_out = NULL;

@@ -33,6 +33,7 @@ static const struct mdcctl_cmd {
 	{ "drift", cmd_drift, "runtime changes the next regeneration would lose" },
 	{ "edit", cmd_edit, "edit the live slurm.conf and apply the difference" },
 	{ "epilog", cmd_epilog, "epilog_bash_scripts: list|add|remove|replace" },
+	{ "history", cmd_history, "the writes mdcd recorded (needs the broker)" },
 	{ "labels", cmd_labels, "cluster labels: list|set|unset" },
 	{ "list", cmd_list, "list the clusters of a project and region" },
 	{ "migrate-config", cmd_migrate_config, "move scheduling/accounting into config" },
@@ -45,6 +46,7 @@ static const struct mdcctl_cmd {
 	{ "plan", cmd_plan, "show what applying a slurm.conf would change" },
 	{ "prolog", cmd_prolog, "prolog_bash_scripts: list|add|remove|replace" },
 	{ "render", cmd_render, "print the slurm.conf the managed spec generates" },
+	{ "rollback", cmd_rollback, "return to the spec before write N (needs the broker)" },
 	{ "update", cmd_update, "raw PATCH from a JSON file with an explicit mask" },
 };
 

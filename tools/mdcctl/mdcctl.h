@@ -90,6 +90,7 @@ int cmd_describe(struct mdcctl *g, int argc, char **argv);
 int cmd_drift(struct mdcctl *g, int argc, char **argv);
 int cmd_edit(struct mdcctl *g, int argc, char **argv);
 int cmd_epilog(struct mdcctl *g, int argc, char **argv);
+int cmd_history(struct mdcctl *g, int argc, char **argv);
 int cmd_labels(struct mdcctl *g, int argc, char **argv);
 int cmd_list(struct mdcctl *g, int argc, char **argv);
 int cmd_migrate_config(struct mdcctl *g, int argc, char **argv);
@@ -102,6 +103,7 @@ int cmd_pipelines(struct mdcctl *g, int argc, char **argv);
 int cmd_plan(struct mdcctl *g, int argc, char **argv);
 int cmd_prolog(struct mdcctl *g, int argc, char **argv);
 int cmd_render(struct mdcctl *g, int argc, char **argv);
+int cmd_rollback(struct mdcctl *g, int argc, char **argv);
 int cmd_update(struct mdcctl *g, int argc, char **argv);
 
 #endif
