@@ -1693,6 +1693,10 @@ int mdc_pr_update_body(const json_object *cur, const struct mdc_pr_update_opts *
 							     : mdc_json_copy(cl);
 
 		mdc_json_set(b, "labels", labels);
+		/* gcloud's order: --clear-labels, then --update-labels, then --remove-labels */
+		for (size_t i = 0; o->update_labels && i < o->update_labels->n; i++)
+			if ((rc = mdc_pr_labels_add(labels, o->update_labels->v[i], ctx)))
+				goto out;
 		for (size_t i = 0; o->remove_labels && i < o->remove_labels->n; i++) {
 			struct mdc_strv keys = MDC_STRV_INIT;
 
@@ -1703,9 +1707,6 @@ int mdc_pr_update_body(const json_object *cur, const struct mdc_pr_update_opts *
 			}
 			mdc_strv_free(&keys);
 		}
-		for (size_t i = 0; o->update_labels && i < o->update_labels->n; i++)
-			if ((rc = mdc_pr_labels_add(labels, o->update_labels->v[i], ctx)))
-				goto out;
 		mdc_buf_addf(&m, "%slabels", m.len ? "," : "");
 	}
 	if (o->pool_specs && o->pool_specs->n) {

@@ -21,7 +21,8 @@ JOBS=$EMU_URL/v1beta1/$LOC/pipelineJobs
 
 plan 62
 
-m() { mdcctl --endpoint "$EMU_URL" "$@"; }
+# --timeout bounds every pipelines wait
+m() { mdcctl --timeout 120 --endpoint "$EMU_URL" "$@"; }
 post() {	# post URL JSON: the answer body
 	curl -sS -X POST -H 'Content-Type: application/json' --data "$2" "$1"
 }
@@ -236,7 +237,7 @@ like "$out" "--sort-by 'displayName': use createTime, updateTime, startTime or e
 # p1 waits for a replica until it is cancelled, so the wait is seen in progress
 if command -v script >/dev/null; then
 	run p1 busy-pr 1h fail --labels=kind=progress
-	script -qec "mdcctl --endpoint '$EMU_URL' pipelines wait p1 --project proj --region us-central1" \
+	script -qec "mdcctl --timeout 120 --endpoint '$EMU_URL' pipelines wait p1 --project proj --region us-central1" \
 		/dev/null >"$TEST_DIR/tty.out" 2>&1 &
 	spid=$!
 	at_exit "kill $spid 2>/dev/null"

@@ -649,8 +649,8 @@ static void test_update_body(void **state)
 	(void) state;
 	mdc_ctx_clear(&ctx);
 	mdc_strv_push(&pools, "id=gpu,min-replica-count=1,max-replica-count=4");
-	mdc_strv_push(&upd, "c=3");
-	mdc_strv_push(&rem, "a");
+	mdc_strv_push(&upd, "c=3,d=4");
+	mdc_strv_push(&rem, "a,d");	/* after --update-labels, as gcloud */
 	o.pool_specs = &pools;
 	o.update_labels = &upd;
 	o.remove_labels = &rem;
