@@ -282,7 +282,9 @@ static void child(const char *lib, const char *path, int fd)
 		close(fd);
 	/* Slurm reads SLURM_CONF when no file is given; never the caller's */
 	unsetenv("SLURM_CONF");
-	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	/* DEEPBIND: libslurmfull's error() must be its own, not glibc's
+	 * error(3) that the global scope would give it (garbage output) */
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
 	if (!h) {
 		fprintf(stderr, "mdc-skip: cannot load %s: %s\n", lib, dlerror());
 		_exit(3);
@@ -319,7 +321,8 @@ static int collect_words(const char *out, const char *tmpdir, struct mdc_slurmch
 		if (!w || strstr(w, "Unable to process configuration file"))
 			continue;
 		/* the temporary path means nothing to the user */
-		snprintf(buf, sizeof(buf), "%s", w);
+		/* "error: " adds nothing after "Slurm: "; "fatal: " does */
+		snprintf(buf, sizeof(buf), "%s", w == f ? w : w + strlen("error: "));
 		while ((t = strstr(buf, tmpdir))) {
 			size_t n = strlen(tmpdir);
 
@@ -414,7 +417,7 @@ static int run_slurm(const char *lib, const char *path, const char *tmpdir, doub
 		goto out;
 	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		if (!res->slurm_words.n)
-			rc = mdc_strv_pushf(&res->slurm_words, "error: Slurm's parser %s",
+			rc = mdc_strv_pushf(&res->slurm_words, "Slurm's parser %s",
 					    WIFSIGNALED(status) ? "crashed" : "refused the file");
 		for (size_t i = 0; !rc && i < res->slurm_words.n; i++)
 			rc = mdc_strv_pushf(&res->errors, "Slurm: %s", res->slurm_words.v[i]);
