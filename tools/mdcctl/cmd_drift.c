@@ -15,6 +15,7 @@
 #include "mdc_client.h"
 #include "mdc_json.h"
 #include "mdc_live.h"
+#include "mdc_value.h"
 #include "mdcctl.h"
 
 /* Partition keys compared, with Slurm's default as `show partition`
@@ -177,11 +178,11 @@ static int compare(json_object *cluster, const struct mdc_recs *parts,
 			if (!managed)
 				managed = part_keys[k].def ? part_keys[k].def :
 					  cl_preempt ? cl_preempt : "OFF";
-			if (live && !mdc_live_value_eq(key, live, managed))
+			if (live && !mdc_value_equal_shown(key, live, managed))
 				rc = drift_add(d, D_KEY, id, key, live, managed);
 		}
 		if (!rc && mdc_kvs_get(rec, "Default") &&
-		    !mdc_live_value_eq("Default", mdc_kvs_get(rec, "Default"),
+		    !mdc_value_equal_shown("Default", mdc_kvs_get(rec, "Default"),
 				       strcmp(def_part, id) ? "NO" : "YES"))
 			rc = drift_add(d, D_KEY, id, "Default", mdc_kvs_get(rec, "Default"),
 				       strcmp(def_part, id) ? "NO" : "YES");
@@ -207,7 +208,7 @@ static int compare(json_object *cluster, const struct mdc_recs *parts,
 
 		if (!managed)
 			managed = conf_keys[k].def;
-		if (live && !mdc_live_value_eq(key, live, managed))
+		if (live && !mdc_value_equal_shown(key, live, managed))
 			rc = drift_add(d, D_CONFIG, NULL, key, live, managed);
 	}
 	if (sconf) {
@@ -219,7 +220,7 @@ static int compare(json_object *cluster, const struct mdc_recs *parts,
 				in_table |= mdc_key_eq(key, conf_keys[k].key);
 			if (rc || in_table || !live)
 				continue;
-			if (!mdc_live_value_eq(key, live, json_object_get_string(val)))
+			if (!mdc_value_equal_shown(key, live, json_object_get_string(val)))
 				rc = drift_add(d, D_CONFIG, NULL, key, live, json_object_get_string(val));
 		}
 	}
@@ -248,7 +249,7 @@ static int adopt_create(struct mdc_intent *in, const struct mdc_kvs *rec, const 
 	for (size_t k = 0; !rc && k < sizeof(part_keys) / sizeof(part_keys[0]); k++) {
 		const char *live = mdc_kvs_get(rec, part_keys[k].key);
 
-		if (part_keys[k].def && live && !mdc_live_value_eq(part_keys[k].key, live, part_keys[k].def))
+		if (part_keys[k].def && live && !mdc_value_equal_shown(part_keys[k].key, live, part_keys[k].def))
 			rc = mdc_strv_pushf(&op->kv, "%s=%s", part_keys[k].key, live);
 	}
 	free(pools);
