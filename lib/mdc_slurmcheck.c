@@ -521,7 +521,7 @@ out:
 int mdc_slurmcheck_text(const char *text, const char *name, const struct mdc_slurmcheck_opts *o,
 			struct mdc_slurmcheck *res, struct mdc_ctx *ctx)
 {
-	struct mdc_slurmcheck_opts dflt = { 0, NULL, false };
+	struct mdc_slurmcheck_opts dflt = { 0, NULL, false, NULL, NULL, 0 };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -570,7 +570,7 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			  struct mdc_strv *warnings, struct mdc_strv *refusals,
 			  struct mdc_ctx *ctx)
 {
-	struct mdc_slurmcheck_opts lo = { 0, NULL, false };
+	struct mdc_slurmcheck_opts lo = { 0, NULL, false, NULL, NULL, 0 };
 	struct mdc_slurmcheck now = MDC_SLURMCHECK_INIT, before = MDC_SLURMCHECK_INIT;
 	struct mdc_strv errs = MDC_STRV_INIT, scratch = MDC_STRV_INIT;
 	char *live = NULL, *base = NULL, *text = NULL, *old = NULL, *dir = NULL;
@@ -581,7 +581,12 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		lo = *o;
 	if (!warnings)
 		warnings = &scratch;
-	if (live_conf && !access(live_conf, R_OK)) {
+	if (lo.base) {
+		if (!(base = strdup(lo.base))) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	} else if (live_conf && !access(live_conf, R_OK)) {
 		if ((rc = mdc_read_file(live_conf, &live, NULL, ctx)) ||
 		    (rc = mdc_plan_base(live, cur_spec, &base, ctx)))
 			goto out;
@@ -620,9 +625,20 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
+	if (lo.checks && lo.checkssz) {
+		struct mdc_buf cb = MDC_BUF_INIT;
+
+		if (lo.no_slurm && !lo.base)
+			mdc_buf_adds(&cb, "checks: ours; Slurm's check was skipped: no live slurm.conf "
+				     "to render the change over");
+		else
+			mdc_slurmcheck_format_checks(&now, &cb);
+		snprintf(lo.checks, lo.checkssz, "%s", mdc_buf_str(&cb));
+		mdc_buf_free(&cb);
+	}
 	/* a machine without a live slurm.conf has no Slurm to break: a note
 	 * for -v; Slurm installed but its check impossible: a warning */
-	if (!now.ran_slurm && !errs.n && (!live_conf || access(live_conf, R_OK)))
+	if (!now.ran_slurm && !errs.n && !lo.base && (!live_conf || access(live_conf, R_OK)))
 		mdc_info("Slurm's check was skipped: no live slurm.conf at '%s' to render the "
 			 "change over; only our own checks ran", live_conf ? live_conf : "(unset)");
 	else if (!now.ran_slurm && !errs.n &&

@@ -23,6 +23,10 @@ struct mdc_slurmcheck_opts {
 	double timeout_s;	/* Slurm's parser gets this long (0 = 15 s) */
 	const char *conf_dir;	/* relative Include paths resolve here (NULL: not followed) */
 	bool no_slurm;		/* our checks only */
+	/* mdc_slurmcheck_change only: */
+	const char *base;	/* the service-managed base as is (NULL: from the live file) */
+	char *checks;		/* if set, gets "checks: ..." (mdc_slurmcheck_format_checks) */
+	size_t checkssz;
 };
 
 struct mdc_slurmcheck {

@@ -88,7 +88,7 @@ static int conf_flags(struct mdcctl *g, int argc, char **argv, unsigned *flags, 
 static int verdict(struct mdcctl *g, const char *path, unsigned flags, json_object *e)
 {
 	struct mdc_slurmcheck res = MDC_SLURMCHECK_INIT;
-	struct mdc_slurmcheck_opts o = { 0, NULL, false };
+	struct mdc_slurmcheck_opts o = { .timeout_s = 0 };
 	struct mdc_buf checks = MDC_BUF_INIT;
 	bool lenient = flags & SC_PARSE_LENIENT;
 	char *text = NULL, *dir = NULL;
