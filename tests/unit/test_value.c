@@ -7,9 +7,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
+#include <json-c/json.h>
+#include "mdc_err.h"
+#include "mdc_slurmcheck.h"
+#include "mdc_str.h"
 #include "mdc_value.h"
 
 static void norm_is(const char *key, const char *v, const char *want)
@@ -176,6 +182,106 @@ static void test_check(void **state)
 	check_is("ClusterName", "x", 0, NULL);
 }
 
+/* ---- the verdict (mdc_slurmcheck) -------------------------------------- */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#else
+#define SANITIZED 0
+#endif
+
+#define BASE "ClusterName=u\nSlurmctldHost=ctl(127.0.0.1)\nAuthType=auth/munge\n" \
+	"NodeName=cpu-[0-1] CPUs=2 RealMemory=1000 State=CLOUD\nNodeSet=cpu Nodes=cpu-[0-1]\n"
+
+static json_object *spec(const char *config)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "{\"node_pools\":[{\"id\":\"cpu\",\"scaling_spec\":"
+		 "{\"max_node_count\":2}}],\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":"
+		 "[{\"id\":\"cpu\",\"node_pool_ids\":[\"cpu\"]}],\"default_partition_id\":\"cpu\","
+		 "\"config\":%s}}}", config);
+	return json_tokener_parse(buf);
+}
+
+static void test_verdict_text(void **state)
+{
+	struct mdc_slurmcheck_opts o = { .no_slurm = true };
+	struct mdc_slurmcheck r;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmcheck_text(BASE "PreemptMode=REQUEUE\n", "t", &o, &r, &ctx), 0);
+	assert_true(r.ran_ours);
+	assert_false(r.ran_slurm);
+	assert_int_equal(r.errors.n, 1);
+	assert_non_null(strstr(r.errors.v[0], "needs a PreemptType"));
+	mdc_slurmcheck_free(&r);
+	assert_int_equal(mdc_slurmcheck_text(BASE "PreemptType=preempt/partition_prio\n"
+					     "PreemptMode=SUSPEND,GANG\n", "t", &o, &r, &ctx), 0);
+	assert_int_equal(r.errors.n, 0);
+	mdc_slurmcheck_free(&r);
+	/* Slurm's own parser, when installed */
+	o.no_slurm = false;
+	assert_int_equal(mdc_slurmcheck_text(BASE "SelectTypeParameters=CR_Cores\n", "t", &o, &r, &ctx), 0);
+	if (mdc_slurmcheck_library()) {
+		assert_true(r.ran_slurm);
+		/* under ASan Slurm's words are garbled (no RTLD_DEEPBIND) */
+		if (!SANITIZED)
+			assert_true(mdc_strv_has(&r.slurm_words, "Bad SelectTypeParameter: CR_Cores"));
+		assert_true(r.errors.n >= 1);
+	} else {
+		assert_non_null(r.slurm_skipped);
+	}
+	mdc_slurmcheck_free(&r);
+}
+
+static void test_verdict_change(void **state)
+{
+	char path[] = "/tmp/test_value.XXXXXX";
+	struct mdc_strv warn = MDC_STRV_INIT, refused = MDC_STRV_INIT;
+	json_object *ok = spec("{\"PriorityWeightAge\":\"10\"}");
+	json_object *bad = spec("{\"PreemptMode\":\"REQUEUE\"}");
+	json_object *bad2 = spec("{\"PreemptMode\":\"REQUEUE\",\"PriorityWeightAge\":\"10\"}");
+	struct mdc_ctx ctx;
+	int fd = mkstemp(path);
+
+	(void) state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, BASE, strlen(BASE)), (ssize_t) strlen(BASE));
+	close(fd);
+	/* a change that breaks Slurm: refused, with the reason */
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmcheck_change(path, ok, bad, NULL, &warn, &refused, &ctx),
+			 MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "needs a PreemptType"));
+	assert_non_null(strstr(ctx.msg, "nothing was sent"));
+	if (mdc_slurmcheck_library() && !SANITIZED)
+		assert_non_null(strstr(ctx.msg, "PreemptType and PreemptMode values incompatible"));
+	assert_true(refused.n >= 1);
+	mdc_strv_free(&refused);
+	/* the same error already in the current file: not this change's doing */
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmcheck_change(path, bad, bad2, NULL, &warn, &refused, &ctx), 0);
+	assert_int_equal(refused.n, 0);
+	assert_true(warn.n >= 1);
+	assert_non_null(strstr(warn.v[0], "already in the current slurm.conf"));
+	mdc_strv_free(&warn);
+	/* no live slurm.conf: our checks still run */
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmcheck_change("/nonexistent/slurm.conf", ok, bad, NULL, &warn,
+					       &refused, &ctx), MDC_ERR_REFUSED);
+	assert_int_equal(mdc_slurmcheck_change("/nonexistent/slurm.conf", ok, ok, NULL, &warn,
+					       &refused, NULL), 0);
+	mdc_strv_free(&warn);
+	mdc_strv_free(&refused);
+	unlink(path);
+	json_object_put(ok);
+	json_object_put(bad);
+	json_object_put(bad2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +292,8 @@ int main(void)
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_words_and_strings),
 		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_verdict_text),
+		cmocka_unit_test(test_verdict_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
