@@ -31,6 +31,7 @@ refused() {
 	   printf '%s' "$out" | grep -q 'nothing was sent\|Nothing will be sent' &&
 	   [ "$(npatch)" = "$before" ]; then
 		pass "$what: refused with Slurm's words, nothing sent"
+		diag "$(printf '%s\n' "$out" | grep 'error:' | head -1)"
 	else
 		fail "$what: refused with Slurm's words, nothing sent" "exit $rc" "$out" \
 			"expected: $words" "PATCHes before $before, now $(npatch)"
@@ -53,7 +54,7 @@ like "$out" "write PreemptType=preempt/partition_prio|set PreemptType=preempt/pa
 	"the message says what to do"
 refused "partition update debug PreemptMode=bogus" 'Bad value "bogus" for PreemptMode' \
 	"$MDCCTL" --yes partition update debug PreemptMode=bogus
-refused "mdc-scontrol update PartitionName=debug PreemptMode=bogus" 'PreemptMode' \
+refused "mdc-scontrol update PartitionName=debug PreemptMode=bogus" 'Bad value "bogus" for PreemptMode' \
 	"$MS" update PartitionName=debug PreemptMode=bogus
 
 # plan and apply of an edited slurm.conf
