@@ -197,6 +197,50 @@ static int rule_lists(const struct sc_conf *c, struct mdc_strv *err)
 	return rc;
 }
 
+/* SchedulerParameters: read_config.c stops on max_script_size over
+ * 512 MB; sched/backfill logs and ignores a number it cannot read, so a
+ * malformed one is a warning (WARN). */
+static int rule_sched(const struct sc_conf *c, struct mdc_strv *err, struct mdc_strv *warn)
+{
+	static const char *const numeric[] = {
+		"bf_interval", "bf_max_job_test", "bf_max_job_start", "bf_max_job_user",
+		"bf_max_job_part", "bf_max_job_array_resv", "bf_resolution", "bf_window",
+		"bf_yield_interval", "bf_yield_sleep", "bf_max_time", "bf_min_age_reserve",
+		"bf_min_prio_reserve", "default_queue_depth", "max_rpc_cnt", "max_sched_time",
+		"max_switch_wait", "partition_job_depth", "sched_interval", "sched_min_interval",
+		"max_array_tasks", "max_depend_depth", "max_script_size", "bf_node_space_size",
+	};
+	const char *p = get(c, "SchedulerParameters");
+	struct mdc_strv v = MDC_STRV_INIT;
+	int rc = 0;
+
+	if (!p)
+		return 0;
+	if (mdc_strv_split(&v, p, ","))
+		return MDC_ERR_NOMEM;
+	for (size_t i = 0; !rc && i < v.n; i++) {
+		char *item = mdc_trim(v.v[i]), *eq = strchr(item, '='), *end;
+		long long n;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (size_t k = 0; k < sizeof(numeric) / sizeof(numeric[0]); k++) {
+			if (strcasecmp(item, numeric[k]))
+				continue;
+			n = strtoll(eq + 1, &end, 10);
+			if (end == eq + 1 || *end)
+				rc = mdc_strv_pushf(warn, "SchedulerParameters: %s='%s' is not a number: "
+						    "slurmctld ignores it", item, eq + 1);
+			else if (!strcasecmp(item, "max_script_size") && n > 512LL * 1024 * 1024)
+				rc = mdc_strv_pushf(err, "SchedulerParameters: max_script_size=%lld: "
+						    "at most 536870912 (512 MB)", n);
+		}
+	}
+	mdc_strv_free(&v);
+	return rc;
+}
+
 static int (*const rules[])(const struct sc_conf *, struct mdc_strv *) = {
 	rule_preempt, rule_select, rule_prolog, rule_lists,
 };
@@ -250,6 +294,8 @@ static int ours(const char *text, const char *name, struct mdc_slurmcheck *res)
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (rules[i](c, &res->errors))
 			goto out;
+	if (rule_sched(c, &res->errors, &res->warnings))
+		goto out;
 	res->ran_ours = true;
 	rc = 0;
 out:
