@@ -313,6 +313,14 @@ static double now_s(void)
 	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
+/* Slurm's fatal() calls exit(1): registered last in the child, this runs
+ * first and keeps the caller's own atexit handlers from running twice. */
+static void child_exit(void)
+{
+	fflush(NULL);
+	_exit(1);
+}
+
 /* The child: never returns.  Exit 0 accepted, 1 refused (or Slurm's own
  * fatal exit), 3 the library could not be used. */
 static void child(const char *lib, const char *path, int fd)
@@ -348,6 +356,7 @@ static void child(const char *lib, const char *path, int fd)
 		fprintf(stderr, "mdc-skip: %s has no slurm_conf_init/config_test_start\n", lib);
 		_exit(3);
 	}
+	atexit(child_exit);
 	start();
 	init(path);
 	rc = result();
@@ -638,10 +647,19 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			goto out;
 		}
 	} else if (live_conf && !access(live_conf, R_OK)) {
-		if ((rc = mdc_read_file(live_conf, &live, NULL, ctx)) ||
-		    (rc = mdc_plan_base(live, cur_spec, &base, ctx)))
-			goto out;
-		if (!lo.conf_dir && !(lo.conf_dir = dir = mdc_path_dirname(live_conf))) {
+		mdc_ctx_clear(&lctx);
+		/* a live file we cannot read a base from is no reason to block
+		 * the write: judge without it, and say so */
+		if (mdc_read_file(live_conf, &live, NULL, &lctx) ||
+		    mdc_plan_base(live, cur_spec, &base, &lctx)) {
+			if (mdc_strv_pushf(warnings, "Slurm's check was skipped: %s", lctx.msg)) {
+				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			free(base);
+			base = NULL;
+			lo.no_slurm = true;
+		} else if (!lo.conf_dir && !(lo.conf_dir = dir = mdc_path_dirname(live_conf))) {
 			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
@@ -649,8 +667,28 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		/* without the service's part, Slurm would refuse any file */
 		lo.no_slurm = true;
 	}
-	if ((rc = render(new_spec, base, live_conf, &text, ctx)) ||
-	    (rc = mdc_slurmcheck_text(text, "slurm.conf", &lo, &now, ctx)))
+	mdc_ctx_clear(&lctx);
+	if (render(new_spec, base, live_conf, &text, &lctx)) {
+		struct mdc_ctx cctx;
+
+		/* the current spec does not render either: not this change's
+		 * doing (the emulator and service render it their way) */
+		mdc_ctx_clear(&cctx);
+		if (lctx.err == MDC_ERR_NOMEM) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		} else if (render(cur_spec, base, live_conf, &old, &cctx)) {
+			rc = mdc_strv_pushf(warnings, "Slurm's check was skipped: the spec does not "
+					    "render to a slurm.conf here: %s", lctx.msg) ?
+			     mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory") : 0;
+		} else {
+			if (refusals)
+				mdc_strv_pushf(refusals, "slurm.conf after this change: %s", lctx.msg);
+			rc = mdc_fail(ctx, MDC_ERR_REFUSED, "refused: the slurm.conf this change "
+				      "produces cannot be written: %s; nothing was sent", lctx.msg);
+		}
+		goto out;
+	}
+	if ((rc = mdc_slurmcheck_text(text, "slurm.conf", &lo, &now, ctx)))
 		goto out;
 	if (now.errors.n) {
 		/* what the current spec already renders wrong is not this

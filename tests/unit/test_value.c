@@ -268,6 +268,23 @@ static void test_verdict_change(void **state)
 	assert_true(warn.n >= 1);
 	assert_non_null(strstr(warn.v[0], "already in the current slurm.conf"));
 	mdc_strv_free(&warn);
+	/* a spec that does not render: refused when the change causes it,
+	 * a skipped check when the current spec does not render either */
+	{
+		json_object *norender = spec("{\"NoSuchKey\":\"1\"}");
+
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_slurmcheck_change(path, ok, norender, NULL, &warn, &refused,
+						       &ctx), MDC_ERR_REFUSED);
+		assert_non_null(strstr(ctx.msg, "cannot be written"));
+		mdc_strv_free(&refused);
+		assert_int_equal(mdc_slurmcheck_change(path, norender, norender, NULL, &warn,
+						       &refused, NULL), 0);
+		assert_true(warn.n >= 1);
+		assert_non_null(strstr(warn.v[warn.n - 1], "Slurm's check was skipped"));
+		mdc_strv_free(&warn);
+		json_object_put(norender);
+	}
 	/* no live slurm.conf: our checks still run */
 	mdc_ctx_clear(&ctx);
 	assert_int_equal(mdc_slurmcheck_change("/nonexistent/slurm.conf", ok, bad, NULL, &warn,
