@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "mdc_buf.h"
+#include "mdc_err.h"
 #include "mdc_str.h"
 #include "mdc_value.h"
 #include "sc_options.h"
@@ -280,6 +281,48 @@ static const char *word_find(const char *words, const char *w, size_t n, size_t 
 	return NULL;
 }
 
+/* Flags that mean others too, as Slurm stores them (and scontrol shows
+ * them): AccountingStorageEnforce=limits is shown associations,limits. */
+static const struct {
+	const char *key, *word, *implies;	/* IMPLIES: comma-separated, "" = drop WORD */
+} implied[] = {
+	{ "AccountingStorageEnforce", "LIMITS", "ASSOCIATIONS" },
+	{ "AccountingStorageEnforce", "SAFE", "ASSOCIATIONS,LIMITS" },
+	{ "AccountingStorageEnforce", "WCKEYS", "ASSOCIATIONS" },
+	{ "AccountingStorageEnforce", "QOS", "ASSOCIATIONS" },
+	{ "AccountingStorageEnforce", "ALL", "ASSOCIATIONS,LIMITS,QOS,SAFE,WCKEYS" },
+	{ "AccountingStorageEnforce", "NOJOBS", "NOSTEPS" },
+	{ "AccountingStorageEnforce", "NONE", "" },
+};
+
+/* Add what the items of KEY imply; drop the words that only stand for
+ * others ("all", "none"). */
+static int expand_implied(const char *key, struct mdc_strv *items)
+{
+	for (size_t i = 0; i < sizeof(implied) / sizeof(implied[0]); i++) {
+		struct mdc_strv add = MDC_STRV_INIT;
+		bool drop = !strcmp(implied[i].word, "ALL") || !*implied[i].implies;
+
+		if (!mdc_key_eq(key, implied[i].key) || !mdc_strv_has(items, implied[i].word))
+			continue;
+		if (mdc_strv_split(&add, implied[i].implies, ","))
+			return MDC_ERR_NOMEM;
+		for (size_t j = 0; j < add.n; j++)
+			if (!mdc_strv_has(items, add.v[j]) && mdc_strv_push(items, add.v[j])) {
+				mdc_strv_free(&add);
+				return MDC_ERR_NOMEM;
+			}
+		mdc_strv_free(&add);
+		for (size_t j = 0; drop && j < items->n; j++)
+			if (!strcmp(items->v[j], implied[i].word)) {
+				free(items->v[j]);
+				items->v[j] = items->v[--items->n];
+				break;
+			}
+	}
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *) a, *(char *const *) b);
@@ -325,6 +368,8 @@ static char *norm_flags(const struct vtype *vt, const char *v)
 		if (!comma)
 			break;
 	}
+	if (vt && expand_implied(vt->key, &items))
+		goto out;
 	if (items.n)
 		qsort(items.v, items.n, sizeof(items.v[0]), cmp_str);
 	for (size_t i = 0; i < items.n; i++)

@@ -113,6 +113,15 @@ static void test_flags(void **state)
 				    "CR_ONE_TASK_PER_CORE,CR_CORE_MEMORY"));
 	assert_true(mdc_value_equal("AccountingStorageEnforce", "limits,associations",
 				    "associations,limits"));
+	/* what Slurm stores for AccountingStorageEnforce, as scontrol shows it */
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "limits", "associations,limits"));
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "safe",
+					  "associations,limits,safe"));
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "all",
+					  "associations,limits,qos,safe,wckeys"));
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "nojobs", "nojobs,nosteps"));
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "", "none"));
+	assert_false(mdc_value_equal("AccountingStorageEnforce", "limits", "qos"));
 	assert_true(mdc_value_equal("SchedulerParameters", "bf_interval=30,default_queue_depth=100",
 				    "default_queue_depth=100,bf_interval=30"));
 	assert_true(mdc_value_equal("DebugFlags", "Net,Gres", "gres,network"));
