@@ -16,6 +16,7 @@
 #include <strings.h>
 #include "mdc_json.h"
 #include "mdc_plan.h"
+#include "mdc_value.h"
 #include "sc_options.h"
 
 #define SLURM_SPEC "orchestrator_spec.slurm_spec"
@@ -314,6 +315,12 @@ static int op_config(struct plan_st *st, const struct mdc_op *op, json_object *m
 						set ? (op->value ? op->value : "") : NULL);
 
 	if (!opt)
+		return 0;
+	/* the same setting spelled differently (7-0 for 7-00:00:00, flags in
+	 * another order) is no change: keep the spec's spelling (mdc_value.h) */
+	if (set && map_key(map, op->key) &&
+	    mdc_value_equal(opt->name, json_object_get_string(mdc_json_get(map, map_key(map, op->key))),
+			    op->value ? op->value : ""))
 		return 0;
 	if (set)
 		return map_set(map, op->key, opt->name, op->value ? op->value : "");

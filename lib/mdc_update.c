@@ -18,6 +18,7 @@
 #include "mdc_log.h"
 #include "mdc_proc.h"
 #include "mdc_str.h"
+#include "mdc_slurmcheck.h"
 
 /* a writer that keeps finding the cluster changed under it gives up */
 #define MDC_UPDATE_REPLANS 5
@@ -178,6 +179,13 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 		if ((rc = mdc_update_fresh(c, s->cluster, o, &cluster, ctx)))
 			goto out;
 		if ((rc = mdc_plan_make(cluster, in, &o->plan, plan, ctx)))
+			goto out;
+		/* Slurm's verdict (mdc_slurmcheck.h): the slurm.conf this plan
+		 * produces must pass our checks and Slurm's own parser, or
+		 * nothing is sent.  Dry runs get the verdict too. */
+		if (!mdc_plan_empty(plan) && plan->result &&
+		    (rc = mdc_slurmcheck_change(s->slurm_conf, cluster, plan->result, NULL,
+						&plan->warnings, &plan->refusals, ctx)))
 			goto out;
 		if (mdc_plan_empty(plan) || o->dry_run)
 			goto out;

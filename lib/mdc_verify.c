@@ -7,6 +7,7 @@
 #include <time.h>
 #include "mdc_live.h"
 #include "mdc_log.h"
+#include "mdc_value.h"
 #include "mdc_verify.h"
 
 enum vc_kind { VC_CONFIG, VC_PART_KEY, VC_PART_EXISTS, VC_PART_GONE };
@@ -149,7 +150,7 @@ static int look(struct vcheck *vc, size_t n, struct mdc_kvs *cfg, struct mdc_rec
 		else if (k->kind == VC_PART_GONE)
 			k->ok = rec == NULL;
 		else
-			k->ok = k->got && mdc_live_value_eq(k->key, k->want, k->got);
+			k->ok = k->got && mdc_value_equal_shown(k->key, k->want, k->got);
 		/* a config key scontrol does not list cannot be checked: not a failure */
 		if (!k->ok && !(k->kind == VC_CONFIG && !k->listed))
 			*all_ok = false;

@@ -28,13 +28,13 @@ ok "config set" M config set PriorityType=priority/multifactor PriorityWeightAge
 is "$(patches)" "[\"$CPATH\",\"$SS.config\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"PriorityType\":\"priority/multifactor\",\"PriorityWeightAge\":\"1000\"}}}}]" \
 	"config set: one PATCH, config mask, USER_ONLY, the whole map"
 is "$(M config get priorityweightage)" 1000 "config get matches keys case-insensitively"
-ok "config set another key" M config set PreemptMode=REQUEUE
-is "$(patches)" "[\"$CPATH\",\"$SS.config\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"PreemptMode\":\"REQUEUE\",\"PriorityType\":\"priority/multifactor\",\"PriorityWeightAge\":\"1000\"}}}}]" \
+ok "config set another key" M config set PreemptMode=OFF
+is "$(patches)" "[\"$CPATH\",\"$SS.config\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"PreemptMode\":\"OFF\",\"PriorityType\":\"priority/multifactor\",\"PriorityWeightAge\":\"1000\"}}}}]" \
 	"the complete map is resent (C7)"
 ok "config unset" M config unset PriorityWeightAge
-is "$(patches)" "[\"$CPATH\",\"$SS.config\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"PreemptMode\":\"REQUEUE\",\"PriorityType\":\"priority/multifactor\"}}}}]" \
+is "$(patches)" "[\"$CPATH\",\"$SS.config\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"PreemptMode\":\"OFF\",\"PriorityType\":\"priority/multifactor\"}}}}]" \
 	"config unset sends the map without the key"
-is "$(spec ".$SS.config")" '{"PreemptMode":"REQUEUE","PriorityType":"priority/multifactor"}' "the cluster has it"
+is "$(spec ".$SS.config")" '{"PreemptMode":"OFF","PriorityType":"priority/multifactor"}' "the cluster has it"
 
 # --- update mode ------------------------------------------------------------
 ok "config set with --update-mode USER_AND_SERVICE" M --update-mode USER_AND_SERVICE config set PriorityWeightFairshare=10

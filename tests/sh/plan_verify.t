@@ -42,11 +42,12 @@ out=$(mdcctl --yes apply "$TEST_DIR/restart.conf" 2>&1)
 like "$out" "verify: not checked: config SelectTypeParameters: needs a slurmctld restart" \
 	"verify reports it cannot see a restart key yet"
 
-# C13: each value is valid alone, the file is not; apply says so (exit 10)
+# C13: each value is valid alone, the file is not; Slurm's verdict before
+# the PATCH refuses it (exit 3) and nothing is sent (verdict_lab.t has more)
 cp "$SLURM_CONF" "$TEST_DIR/gang.conf"
 printf '%s\n' PreemptType=preempt/partition_prio PreemptMode=SUSPEND >>"$TEST_DIR/gang.conf"
+npatch=$(patches | wc -l)
 out=$(mdcctl --yes apply --verify-timeout 20 "$TEST_DIR/gang.conf" 2>&1); rc=$?
-is "$rc" 10 "an update slurmctld cannot take exits 10"
-like "$out" "verify: NOT APPLIED: scontrol rejects the regenerated slurm.conf: .*PreemptMode=SUSPEND requires GANG" \
-	"verify names Slurm's own complaint"
-like "$out" "error: applied, but slurmctld does not show it" "one error line says it was applied but not taken"
+is "$rc" 3 "an update slurmctld cannot take is refused before sending (exit 3)"
+like "$out" "PreemptMode=SUSPEND requires GANG too" "the refusal names Slurm's own complaint"
+is "$(patches | wc -l)" "$npatch" "nothing was sent"

@@ -1,9 +1,12 @@
 /* cmd_conf.c - `mdcctl conf check FILE...` and `mdcctl conf dump FILE`:
  * read slurm.conf files with the Slurm-faithful parser, no cluster needed.
- * (owner: slurm.conf engine)
+ * (owner: slurm.conf engine; the verdict part: verdict)
  *
  * check: diagnostics like a compiler ("file:line:col: error: ...") on
- * stderr, exit 3 if any file has an error.  dump: what was read (globals,
+ * stderr; a file that reads cleanly then gets the verdict every write gets
+ * (mdc_slurmcheck: our value and cross-key checks, then Slurm's own
+ * parser), one "FILE: ok|refused; checks: ..." line on stdout saying which
+ * checks ran; exit 3 if any file has an error.  dump: what was read (globals,
  * records with their keys, file:line:col of each); --format json gives
  * sc_conf_to_json's object.
  */
@@ -12,13 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mdc_json.h"
+#include "mdc_slurmcheck.h"
 #include "sc_conf.h"
 #include "mdcctl.h"
 
 static const char conf_usage[] =
 	"usage: mdcctl conf check [--lenient] [--template] FILE...\n"
 	"       mdcctl conf dump [--lenient] [--template] FILE [--format json]\n"
-	"  --lenient   unknown keys, bad values, missing includes are warnings\n"
+	"  --lenient   unknown keys, bad values, missing includes, Slurm's verdict are warnings\n"
 	"  --template  read template tokens ({{ }}, {% %}, <% %>, {name}) as opaque values";
 
 static void print_diags(const struct sc_conf *c)
@@ -78,6 +82,56 @@ static int conf_flags(struct mdcctl *g, int argc, char **argv, unsigned *flags, 
 	return n;
 }
 
+/* The verdict on PATH (parsed cleanly): diagnostics on stderr, the
+ * summary on stdout (text), or into E (JSON).  Errors are warnings with
+ * --lenient.  Returns 0 or MDC_ERR_PARSE (the file is refused). */
+static int verdict(struct mdcctl *g, const char *path, unsigned flags, json_object *e)
+{
+	struct mdc_slurmcheck res = MDC_SLURMCHECK_INIT;
+	struct mdc_slurmcheck_opts o = { .timeout_s = 0 };
+	struct mdc_buf checks = MDC_BUF_INIT;
+	bool lenient = flags & SC_PARSE_LENIENT;
+	char *text = NULL, *dir = NULL;
+	struct mdc_ctx ctx;
+	int rc;
+
+	mdc_ctx_clear(&ctx);
+	if ((rc = mdc_read_file(path, &text, NULL, &ctx)) ||
+	    !(o.conf_dir = dir = mdc_path_dirname(path)) ||
+	    (rc = mdc_slurmcheck_text(text, path, &o, &res, &ctx))) {
+		fprintf(stderr, "%s: error: %s\n", path, rc ? ctx.msg : "out of memory");
+		rc = rc ? rc : MDC_ERR_NOMEM;
+		goto out;
+	}
+	mdc_slurmcheck_format_checks(&res, &checks);
+	if (g->format == MDCCTL_TEXT) {
+		for (size_t i = 0; i < res.errors.n; i++)
+			fprintf(stderr, "%s: %s: %s\n", path, lenient ? "warning" : "error",
+				res.errors.v[i]);
+		for (size_t i = 0; i < res.warnings.n; i++)
+			fprintf(stderr, "%s: warning: %s\n", path, res.warnings.v[i]);
+		printf("%s: %s; %s\n", path, res.errors.n ? "refused" : "ok", mdc_buf_str(&checks));
+	} else if (e) {
+		json_object *errs = json_object_new_array(), *warns = json_object_new_array();
+
+		for (size_t i = 0; i < res.errors.n; i++)
+			json_object_array_add(errs, json_object_new_string(res.errors.v[i]));
+		for (size_t i = 0; i < res.warnings.n; i++)
+			json_object_array_add(warns, json_object_new_string(res.warnings.v[i]));
+		json_object_object_add(e, "verdict_errors", errs);
+		json_object_object_add(e, "verdict_warnings", warns);
+		json_object_object_add(e, "checks", json_object_new_string(mdc_buf_str(&checks)));
+		json_object_object_add(e, "slurm_checked", json_object_new_boolean(res.ran_slurm));
+	}
+	rc = res.errors.n && !lenient ? MDC_ERR_PARSE : 0;
+out:
+	mdc_slurmcheck_free(&res);
+	mdc_buf_free(&checks);
+	free(text);
+	free(dir);
+	return rc;
+}
+
 static int conf_check(struct mdcctl *g, int argc, char **argv)
 {
 	json_object *arr = NULL;
@@ -95,10 +149,16 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 		struct sc_conf *c = NULL;
 		int rc = load(argv[i], flags, &c);
 
+		json_object *e = arr ? json_object_new_object() : NULL;
+
 		if (c && g->format == MDCCTL_TEXT)
 			print_diags(c);
-		if (c && arr) {
-			json_object *o = sc_conf_to_json(c), *d = NULL, *e = json_object_new_object();
+		/* a file that does not read cleanly gets no verdict: one error
+		 * at a time, like a compiler; templates cannot be judged */
+		if (c && !rc && !(flags & SC_PARSE_TEMPLATE))
+			rc = verdict(g, argv[i], flags, e);
+		if (c && e) {
+			json_object *o = sc_conf_to_json(c), *d = NULL;
 
 			if (o)
 				d = json_object_get(mdc_json_get(o, "diagnostics"));
@@ -106,8 +166,10 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 			json_object_object_add(e, "ok", json_object_new_boolean(rc == 0));
 			json_object_object_add(e, "diagnostics", d ? d : json_object_new_array());
 			json_object_array_add(arr, e);
+			e = NULL;
 			json_object_put(o);
 		}
+		json_object_put(e);
 		if (rc && !worst)
 			worst = mdc_exit_code((enum mdc_err) rc);
 		sc_conf_free(c);

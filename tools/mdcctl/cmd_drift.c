@@ -29,6 +29,7 @@
 #include "sc_conf.h"
 #include "sc_options.h"
 #include "sc_render.h"
+#include "mdc_value.h"
 #include "mdcctl.h"
 
 /* Partition keys compared, with Slurm's default as `show partition`
@@ -262,9 +263,9 @@ static int config_key(struct view *v, const char *key, const char *r, const char
 	bool restart = needs_restart(key);
 	struct drift *x;
 
-	if (have_file && !mdc_streq(r, l) && !(r && l && mdc_live_value_eq(key, r, l))) {
+	if (have_file && !mdc_streq(r, l) && !(r && l && mdc_value_equal_shown(key, r, l))) {
 		/* the live file was edited by hand; L's value is the one to keep */
-		bool live_too = c && l && mdc_live_value_eq(key, c, l);
+		bool live_too = c && l && mdc_value_equal_shown(key, c, l);
 
 		if (!(x = drift_add(&v->set, D_CONFIG, NULL, key, l, managed)) ||
 		    drift_sides(x, l ? l : "(absent)", c))
@@ -286,11 +287,11 @@ static int config_key(struct view *v, const char *key, const char *r, const char
 		l = r;
 	if (!l) {
 		/* in neither file: slurmctld against Slurm's default */
-		if (!def || mdc_live_value_eq(key, c, def))
+		if (!def || mdc_value_equal_shown(key, c, def))
 			return 0;
 		l = def;
 	}
-	if (mdc_live_value_eq(key, c, l))
+	if (mdc_value_equal_shown(key, c, l))
 		return 0;
 	if (restart) {
 		/* the file is ahead of slurmctld: applied at its next restart */
@@ -403,8 +404,8 @@ static int compare_parts(struct view *v)
 			if (!managed)
 				managed = def;
 			file = file_part_value(v->l, id, key, def);
-			cdiff = live && !mdc_live_value_eq(key, live, managed);
-			fdiff = file && !mdc_live_value_eq(key, file, managed);
+			cdiff = live && !mdc_value_equal_shown(key, live, managed);
+			fdiff = file && !mdc_value_equal_shown(key, file, managed);
 			if (!cdiff && !fdiff)
 				continue;
 			if (!(x = drift_add(&v->set, D_KEY, id, key, cdiff ? live : file, managed)) ||
@@ -413,7 +414,7 @@ static int compare_parts(struct view *v)
 			x->src = (cdiff ? SRC_CTLD : 0) | (fdiff ? SRC_FILE : 0);
 		}
 		if (mdc_kvs_get(rec, "Default") &&
-		    !mdc_live_value_eq("Default", mdc_kvs_get(rec, "Default"),
+		    !mdc_value_equal_shown("Default", mdc_kvs_get(rec, "Default"),
 				       strcmp(def_part, id) ? "NO" : "YES")) {
 			if (!(x = drift_add(&v->set, D_KEY, id, "Default", mdc_kvs_get(rec, "Default"),
 					    strcmp(def_part, id) ? "NO" : "YES")))
@@ -540,7 +541,7 @@ static int compare_nodes(struct view *v, struct mdc_ctx *ctx)
 
 			if (!managed)
 				managed = node_keys[k].def;
-			if (!live || mdc_live_value_eq(node_keys[k].key, live, managed))
+			if (!live || mdc_value_equal_shown(node_keys[k].key, live, managed))
 				continue;
 			if (!(x = drift_add(&v->set, D_NODE, node, node_keys[k].key, live, managed)) ||
 			    (pool && !(x->pool = strdup(pool))) || drift_sides(x, NULL, live))
@@ -726,7 +727,7 @@ static int adopt_create(struct mdc_intent *in, const struct mdc_kvs *rec, const 
 	for (size_t k = 0; !rc && k < NELEM(part_keys); k++) {
 		const char *live = mdc_kvs_get(rec, part_keys[k].key);
 
-		if (part_keys[k].def && live && !mdc_live_value_eq(part_keys[k].key, live, part_keys[k].def))
+		if (part_keys[k].def && live && !mdc_value_equal_shown(part_keys[k].key, live, part_keys[k].def))
 			rc = mdc_strv_pushf(&op->kv, "%s=%s", part_keys[k].key, live);
 	}
 	free(pools);

@@ -21,6 +21,7 @@
 #include "mdc_client.h"
 #include "mdc_json.h"
 #include "mdc_plan.h"
+#include "mdc_slurmcheck.h"
 #include "mdc_str.h"
 #include "mdc_verify.h"
 #include "sc_conf.h"
@@ -188,6 +189,40 @@ static int prepare(struct mdcctl *g, const struct popts *po, const char *file,
 	return rc;
 }
 
+/* Slurm's verdict on what the plan produces (mdc_slurmcheck.h): its
+ * warnings and refusals go into the plan, CHECKS says which checks ran.
+ * MDC_ERR_REFUSED when the change would break Slurm.  (owner: verdict) */
+static int verdict(const struct popts *po, struct session *ss, char *checks, size_t checkssz,
+		   struct mdc_ctx *ctx)
+{
+	struct mdc_slurmcheck_opts o = { .checks = checks, .checkssz = checkssz };
+	char *base = NULL, *dir = NULL;
+	int rc;
+
+	checks[0] = '\0';
+	if (mdc_plan_empty(&ss->plan) || !ss->plan.result)
+		return 0;
+	if (po->base && ((rc = mdc_read_file(po->base, &base, NULL, ctx)) ||
+			 !(o.conf_dir = dir = mdc_path_dirname(po->base))))
+		goto out;
+	o.base = base;
+	rc = mdc_slurmcheck_change(po->base ? NULL : ss->s.slurm_conf, ss->cluster, ss->plan.result,
+				   &o, &ss->plan.warnings, &ss->plan.refusals, ctx);
+out:
+	if (!rc && po->base && !dir)
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	free(base);
+	free(dir);
+	return rc;
+}
+
+static void print_verdict(struct mdcctl *g, const char *checks, int rc)
+{
+	if (*checks && g->format == MDCCTL_TEXT)
+		printf("Slurm's verdict: %s (%s)\n", rc == MDC_ERR_REFUSED ? "refused" : "accepted",
+		       checks);
+}
+
 static void print_notes(struct mdcctl *g, const struct mdc_intent *in)
 {
 	for (size_t i = 0; i < in->notes.n; i++)
@@ -237,6 +272,7 @@ int cmd_render(struct mdcctl *g, int argc, char **argv)
 
 int cmd_plan(struct mdcctl *g, int argc, char **argv)
 {
+	char checks[512] = "";
 	struct popts po;
 	struct session ss = { 0 };
 	struct mdc_ctx ctx;
@@ -252,13 +288,18 @@ int cmd_plan(struct mdcctl *g, int argc, char **argv)
 	rc = mdc_plan_make(ss.cluster, &ss.in, &ss.uo.plan, &ss.plan, &ctx);
 	if (rc && rc != MDC_ERR_REFUSED)
 		goto out;
+	if (!rc && (rc = verdict(&po, &ss, checks, sizeof(checks), &ctx)) && rc != MDC_ERR_REFUSED)
+		goto out;
 	if (g->format == MDCCTL_JSON) {
 		json_object *j = mdc_plan_to_json(&ss.plan);
 
+		if (j && *checks)
+			json_object_object_add(j, "slurm_verdict", json_object_new_string(checks));
 		mdcctl_print_json(j);
 		json_object_put(j);
 	} else {
 		print_plan(&ss.plan);
+		print_verdict(g, checks, rc);
 	}
 out:
 	session_free(&ss);
@@ -269,6 +310,7 @@ out:
  * C14), wait, verify.  FILE: the slurm.conf to apply (NULL = live). */
 static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 {
+	char checks[512] = "";
 	struct session ss = { 0 };
 	struct mdc_verify_opts vo = { po->verify_timeout, false, 0, &mdcctl_interrupted };
 	struct mdc_ctx ctx;
@@ -284,8 +326,12 @@ static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 	rc = mdc_plan_make(ss.cluster, &ss.in, &ss.uo.plan, &ss.plan, &ctx);
 	if (rc && rc != MDC_ERR_REFUSED)
 		goto out;
-	if (g->format == MDCCTL_TEXT)
+	if (!rc && (rc = verdict(po, &ss, checks, sizeof(checks), &ctx)) && rc != MDC_ERR_REFUSED)
+		goto out;
+	if (g->format == MDCCTL_TEXT) {
 		print_plan(&ss.plan);
+		print_verdict(g, checks, rc);
+	}
 	if (rc || mdc_plan_empty(&ss.plan)) {
 		if (g->format == MDCCTL_JSON) {
 			j = json_object_new_object();

@@ -1,0 +1,779 @@
+/* mdc_slurmcheck.c - see mdc_slurmcheck.h.  (owner: verdict)
+ *
+ * Slurm's parser runs in a forked child: it keeps global state, calls
+ * exit() on fatal errors and waits up to 60 s for a missing Include, none
+ * of which may touch the caller.  The child only dlopen()s libslurmfull
+ * and calls it; the parent reads what Slurm logs (to stderr, before any
+ * log_init) and kills the child when the time is up.
+ */
+#include "config.h"
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "mdc_log.h"
+#include "mdc_plan.h"
+#include "mdc_slurmcheck.h"
+#include "mdc_value.h"
+#include "sc_conf.h"
+#include "sc_render.h"
+
+#ifndef MDC_SLURM_PLUGINDIR
+#define MDC_SLURM_PLUGINDIR "/usr/lib/x86_64-linux-gnu/slurm-wlm"
+#endif
+
+/* ---- where libslurmfull is ---------------------------------------------- */
+
+const char *mdc_slurmcheck_library(void)
+{
+	static const char *const dirs[] = {
+		MDC_SLURM_PLUGINDIR, "/usr/lib/x86_64-linux-gnu/slurm-wlm",
+		"/usr/lib/aarch64-linux-gnu/slurm-wlm", "/usr/lib64/slurm", "/usr/lib/slurm",
+		"/usr/local/lib/slurm",
+	};
+	static char path[4096];
+	const char *env = getenv("MDC_LIBSLURMFULL");
+
+	/* set (even empty): that library or none, for tests and odd installs */
+	if (env)
+		return *env && !access(env, R_OK) ? env : NULL;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/libslurmfull.so", dirs[i]);
+		if (!access(path, R_OK))
+			return path;
+	}
+	return NULL;
+}
+
+/* ---- our checks ----------------------------------------------------------- */
+
+static const char *get(const struct sc_conf *c, const char *key)
+{
+	return sc_conf_get(c, key);
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	struct mdc_strv v = MDC_STRV_INIT;
+	bool found = false;
+
+	if (!list || mdc_strv_split(&v, list, ","))
+		return false;
+	for (size_t i = 0; i < v.n && !found; i++)
+		found = !strcasecmp(mdc_trim(v.v[i]), word);
+	mdc_strv_free(&v);
+	return found;
+}
+
+/* PreemptMode's mode word (OFF, CANCEL, REQUEUE, SUSPEND) and how many
+ * there are; GANG/WITHIN reported apart. */
+static const char *preempt_mode_word(const char *mode, int *nmodes, bool *gang, bool *within)
+{
+	static const struct { const char *w, *mode; } words[] = {
+		{ "off", "OFF" }, { "cluster", "OFF" }, { "cancel", "CANCEL" },
+		{ "requeue", "REQUEUE" }, { "suspend", "SUSPEND" }, { "on", "SUSPEND" },
+	};
+	const char *m = "OFF";
+
+	*nmodes = 0;
+	*gang = has_word(mode, "gang");
+	*within = has_word(mode, "within");
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (has_word(mode, words[i].w)) {
+			m = words[i].mode;
+			(*nmodes)++;
+		}
+	return m;
+}
+
+/* read_config.c _validate_and_set_defaults: PreemptMode with PreemptType. */
+static int rule_preempt(const struct sc_conf *c, struct mdc_strv *err)
+{
+	const char *mode = get(c, "PreemptMode"), *type = get(c, "PreemptType");
+	const char *m;
+	int n;
+	bool gang, within;
+
+	if (!mode)
+		mode = "OFF";
+	if (!type)
+		type = "preempt/none";
+	m = preempt_mode_word(mode, &n, &gang, &within);
+	if (n > 1)
+		return mdc_strv_pushf(err, "PreemptMode='%s': give one mode of OFF, CANCEL, REQUEUE "
+				      "or SUSPEND (optionally with GANG or WITHIN)", mode);
+	if (gang && within)
+		return mdc_strv_pushf(err, "PreemptMode='%s': GANG and WITHIN cannot be combined",
+				      mode);
+	if (!strcmp(m, "SUSPEND") && !gang)
+		return mdc_strv_pushf(err, "PreemptMode='%s': SUSPEND requires GANG too: write "
+				      "PreemptMode=SUSPEND,GANG", mode);
+	if (!strcmp(type, "preempt/none") && strcmp(m, "OFF"))
+		return mdc_strv_pushf(err, "PreemptMode='%s' needs a PreemptType: set "
+				      "PreemptType=preempt/partition_prio (or preempt/qos) in the "
+				      "same change, or PreemptMode=OFF", mode);
+	if ((!strcmp(type, "preempt/partition_prio") || !strcmp(type, "preempt/qos")) &&
+	    !strcmp(m, "OFF"))
+		return mdc_strv_pushf(err, "PreemptType=%s needs a PreemptMode other than OFF: set "
+				      "PreemptMode=REQUEUE, CANCEL or SUSPEND,GANG (or "
+				      "PreemptType=preempt/none)", type);
+	return 0;
+}
+
+/* slurm_selecttype_info.c parse_select_type_param and read_config.c. */
+static int rule_select(const struct sc_conf *c, struct mdc_strv *err)
+{
+	static const char *const base[] = {
+		"CR_Socket", "CR_Socket_Memory", "CR_Core", "CR_Core_Memory", "CR_Memory",
+		"CR_CPU", "CR_CPU_Memory",
+	};
+	const char *p = get(c, "SelectTypeParameters"), *type = get(c, "SelectType");
+	const char *max = get(c, "MaxNodeCount");
+	int nbase = 0;
+
+	for (size_t i = 0; p && i < sizeof(base) / sizeof(base[0]); i++)
+		nbase += has_word(p, base[i]);
+	if (nbase > 1)
+		return mdc_strv_pushf(err, "SelectTypeParameters='%s': give only one of CR_CPU, "
+				      "CR_Core, CR_Socket, CR_Memory (or their _Memory forms)", p);
+	if (p && (has_word(p, "CR_CPU") || has_word(p, "CR_CPU_Memory")) &&
+	    has_word(p, "CR_ONE_TASK_PER_CORE"))
+		return mdc_strv_pushf(err, "SelectTypeParameters='%s': CR_ONE_TASK_PER_CORE is not "
+				      "compatible with CR_CPU*: use CR_Core or CR_Core_Memory", p);
+	/* 22.05's default SelectType is select/linear */
+	if (max && strcmp(max, "0") && (!type || !strstr(type, "cons_tres")))
+		return mdc_strv_pushf(err, "MaxNodeCount=%s needs SelectType=select/cons_tres", max);
+	return 0;
+}
+
+/* read_config.c: PrologFlags combinations that are fatal. */
+static int rule_prolog(const struct sc_conf *c, struct mdc_strv *err)
+{
+	const char *f = get(c, "PrologFlags"), *pt = get(c, "ProctrackType");
+	const char *jc = get(c, "JobContainerType");
+
+	if (f && has_word(f, "NoHold") && (has_word(f, "Contain") || has_word(f, "X11")))
+		return mdc_strv_pushf(err, "PrologFlags='%s': NoHold cannot be combined with Contain "
+				      "or X11", f);
+	if (f && has_word(f, "X11") && pt && !strcmp(pt, "proctrack/linuxproc"))
+		return mdc_strv_pushf(err, "PrologFlags=X11 cannot be combined with "
+				      "ProctrackType=proctrack/linuxproc");
+	if (jc && !strcmp(jc, "job_container/tmpfs") && !(f && has_word(f, "Contain")))
+		return mdc_strv_pushf(err, "JobContainerType=job_container/tmpfs needs "
+				      "PrologFlags=Contain");
+	return 0;
+}
+
+/* slurmctld only (controller.c, licenses.c): the client parser takes any
+ * Licenses text, slurmctld stops on a malformed one. */
+static int rule_lists(const struct sc_conf *c, struct mdc_strv *err)
+{
+	const char *lic = get(c, "Licenses");
+	struct mdc_strv v = MDC_STRV_INIT;
+	int rc = 0;
+
+	if (!lic)
+		return 0;
+	if (mdc_strv_split(&v, lic, ","))
+		return MDC_ERR_NOMEM;
+	for (size_t i = 0; !rc && i < v.n; i++) {
+		char *item = v.v[i], *sep = strpbrk(item, ":*"), *end;
+
+		if (!*item || (sep && (sep == item || strtol(sep + 1, &end, 10) < 0 || *end ||
+				       end == sep + 1)))
+			rc = mdc_strv_pushf(err, "Licenses='%s': '%s' is not NAME or NAME:COUNT "
+					    "(slurmctld would stop)", lic, item);
+	}
+	mdc_strv_free(&v);
+	return rc;
+}
+
+/* SchedulerParameters: read_config.c stops on max_script_size over
+ * 512 MB; sched/backfill logs and ignores a number it cannot read, so a
+ * malformed one is a warning (WARN). */
+static int rule_sched(const struct sc_conf *c, struct mdc_strv *err, struct mdc_strv *warn)
+{
+	static const char *const numeric[] = {
+		"bf_interval", "bf_max_job_test", "bf_max_job_start", "bf_max_job_user",
+		"bf_max_job_part", "bf_max_job_array_resv", "bf_resolution", "bf_window",
+		"bf_yield_interval", "bf_yield_sleep", "bf_max_time", "bf_min_age_reserve",
+		"bf_min_prio_reserve", "default_queue_depth", "max_rpc_cnt", "max_sched_time",
+		"max_switch_wait", "partition_job_depth", "sched_interval", "sched_min_interval",
+		"max_array_tasks", "max_depend_depth", "max_script_size", "bf_node_space_size",
+	};
+	const char *p = get(c, "SchedulerParameters");
+	struct mdc_strv v = MDC_STRV_INIT;
+	int rc = 0;
+
+	if (!p)
+		return 0;
+	if (mdc_strv_split(&v, p, ","))
+		return MDC_ERR_NOMEM;
+	for (size_t i = 0; !rc && i < v.n; i++) {
+		char *item = mdc_trim(v.v[i]), *eq = strchr(item, '='), *end;
+		long long n;
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		for (size_t k = 0; k < sizeof(numeric) / sizeof(numeric[0]); k++) {
+			if (strcasecmp(item, numeric[k]))
+				continue;
+			n = strtoll(eq + 1, &end, 10);
+			if (end == eq + 1 || *end)
+				rc = mdc_strv_pushf(warn, "SchedulerParameters: %s='%s' is not a number: "
+						    "slurmctld ignores it", item, eq + 1);
+			else if (!strcasecmp(item, "max_script_size") && n > 512LL * 1024 * 1024)
+				rc = mdc_strv_pushf(err, "SchedulerParameters: max_script_size=%lld: "
+						    "at most 536870912 (512 MB)", n);
+		}
+	}
+	mdc_strv_free(&v);
+	return rc;
+}
+
+static int (*const rules[])(const struct sc_conf *, struct mdc_strv *) = {
+	rule_preempt, rule_select, rule_prolog, rule_lists,
+};
+
+static int check_kv(const struct sc_kv *kv, struct mdc_strv *err, struct mdc_strv *warn)
+{
+	char why[512];
+	int sev = mdc_value_check(kv->key, kv->value, why, sizeof(why));
+
+	if (sev == 2)
+		return mdc_strv_push(err, why);
+	if (sev == 1)
+		return mdc_strv_push(warn, why);
+	return 0;
+}
+
+static int ours(const char *text, const char *name, struct mdc_slurmcheck *res)
+{
+	struct sc_conf *c = sc_conf_new();
+	struct mdc_ctx lctx;
+	int rc = MDC_ERR_NOMEM;
+
+	if (!c)
+		return MDC_ERR_NOMEM;
+	/* the file's syntax is sc_conf's business: here only what Slurm's
+	 * parser refuses beyond it, read leniently */
+	c->flags = SC_PARSE_LENIENT | SC_PARSE_NO_INCLUDE;
+	mdc_ctx_clear(&lctx);
+	(void) sc_conf_load_string(c, text, strlen(text), name, &lctx);
+	for (size_t i = 0; i < c->nglobals; i++)
+		if (check_kv(&c->globals[i], &res->errors, &res->warnings))
+			goto out;
+	for (size_t i = 0; i < c->nrecs; i++) {
+		const struct sc_record *r = &c->recs[i];
+
+		if (r->type != SC_REC_PARTITION)
+			continue;
+		for (size_t j = 0; j < r->nkv; j++) {
+			const struct sc_kv *kv = &r->kv[j];
+			char why[512];
+			int sev;
+
+			/* a partition's PreemptMode has the same words, without
+			 * the cluster-wide PreemptType rules */
+			sev = mdc_value_check(kv->key, kv->value, why, sizeof(why));
+			if (sev && mdc_strv_pushf(sev == 2 ? &res->errors : &res->warnings,
+						  "partition %s: %s", r->name, why))
+				goto out;
+		}
+	}
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (rules[i](c, &res->errors))
+			goto out;
+	if (rule_sched(c, &res->errors, &res->warnings))
+		goto out;
+	res->ran_ours = true;
+	rc = 0;
+out:
+	sc_conf_free(c);
+	return rc;
+}
+
+/* ---- Slurm's parser in a child ------------------------------------------- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Slurm's fatal() calls exit(1): registered last in the child, this runs
+ * first and keeps the caller's own atexit handlers from running twice. */
+static void child_exit(void)
+{
+	fflush(NULL);
+	_exit(1);
+}
+
+/* The child: never returns.  Exit 0 accepted, 1 refused (or Slurm's own
+ * fatal exit), 3 the library could not be used. */
+static void child(const char *lib, const char *path, int fd)
+{
+	void *h;
+	int (*init)(const char *);
+	void (*start)(void);
+	int (*result)(void);
+	int rc;
+
+	dup2(fd, STDERR_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+	/* Slurm reads SLURM_CONF when no file is given; never the caller's */
+	unsetenv("SLURM_CONF");
+	/* DEEPBIND: libslurmfull's error() must be its own, not glibc's
+	 * error(3) that the global scope would give it (garbage output).
+	 * ASan refuses DEEPBIND: there only Slurm's words suffer. */
+#if defined(__SANITIZE_ADDRESS__)
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+#else
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+#endif
+	if (!h) {
+		fprintf(stderr, "mdc-skip: cannot load %s: %s\n", lib, dlerror());
+		_exit(3);
+	}
+	*(void **) &init = dlsym(h, "slurm_conf_init");
+	*(void **) &start = dlsym(h, "config_test_start");
+	*(void **) &result = dlsym(h, "config_test_result");
+	if (!init || !start || !result) {
+		fprintf(stderr, "mdc-skip: %s has no slurm_conf_init/config_test_start\n", lib);
+		_exit(3);
+	}
+	atexit(child_exit);
+	start();
+	init(path);
+	rc = result();
+	fflush(NULL);
+	_exit(rc ? 1 : 0);
+}
+
+/* Slurm's "prog: error: msg" / "prog: fatal: msg" lines as "error: msg";
+ * the generic "Unable to process configuration file" says nothing more. */
+static int collect_words(const char *out, const char *tmpdir, struct mdc_slurmcheck *res)
+{
+	struct mdc_strv lines = MDC_STRV_INIT;
+	int rc = 0;
+
+	if (mdc_strv_split(&lines, out, "\n"))
+		return MDC_ERR_NOMEM;
+	for (size_t i = 0; !rc && i < lines.n; i++) {
+		char *l = lines.v[i], *w = strstr(l, "error: "), *f = strstr(l, "fatal: "), *t;
+		char buf[1024];
+
+		if (f && (!w || f < w))
+			w = f;
+		if (!w || strstr(w, "Unable to process configuration file"))
+			continue;
+		/* the temporary path means nothing to the user */
+		/* "error: " adds nothing after "Slurm: "; "fatal: " does */
+		snprintf(buf, sizeof(buf), "%s", w == f ? w : w + strlen("error: "));
+		while ((t = strstr(buf, tmpdir))) {
+			size_t n = strlen(tmpdir);
+
+			memmove(t, t + n + (t[n] == '/'), strlen(t + n + (t[n] == '/')) + 1);
+		}
+		mdc_trim(buf);
+		if (!mdc_strv_has(&res->slurm_words, buf))
+			rc = mdc_strv_push(&res->slurm_words, buf);
+	}
+	mdc_strv_free(&lines);
+	return rc ? MDC_ERR_NOMEM : 0;
+}
+
+/* Run Slurm's parser on PATH; fills RES (ran_slurm / slurm_skipped /
+ * slurm_words / errors). */
+static int run_slurm(const char *lib, const char *path, const char *tmpdir, double timeout,
+		     struct mdc_slurmcheck *res)
+{
+	struct mdc_buf out = MDC_BUF_INIT;
+	int fds[2], status = 0, rc = 0;
+	double deadline = now_s() + timeout;
+	bool timed_out = false;
+	pid_t pid;
+
+	if (pipe(fds))
+		return MDC_ERR_IO;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return MDC_ERR_IO;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child(lib, path, fds[1]);
+	}
+	close(fds[1]);
+	for (;;) {
+		struct pollfd p = { fds[0], POLLIN, 0 };
+		double left = deadline - now_s();
+		char buf[4096];
+		ssize_t n;
+		int pr;
+
+		if (left <= 0) {
+			timed_out = true;
+			break;
+		}
+		pr = poll(&p, 1, (int) (left * 1000) + 1);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr <= 0)
+			continue;
+		n = read(fds[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (out.len < 64 * 1024 && mdc_buf_add(&out, buf, (size_t) n)) {
+			rc = MDC_ERR_NOMEM;
+			timed_out = true;	/* stop the child below */
+			break;
+		}
+	}
+	close(fds[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (rc)
+		goto out;
+	if (timed_out) {
+		char m[96];
+
+		snprintf(m, sizeof(m), "Slurm's parser did not finish in %.0f s", timeout);
+		if (!(res->slurm_skipped = strdup(m)))
+			rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+		const char *m = strstr(mdc_buf_str(&out), "mdc-skip: ");
+		char *nl;
+
+		res->slurm_skipped = strdup(m ? m + strlen("mdc-skip: ") : "libslurmfull unusable");
+		if (res->slurm_skipped && (nl = strchr(res->slurm_skipped, '\n')))
+			*nl = '\0';
+		goto out;
+	}
+	res->ran_slurm = true;
+	if ((rc = collect_words(mdc_buf_str(&out), tmpdir, res)))
+		goto out;
+	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		if (!res->slurm_words.n)
+			rc = mdc_strv_pushf(&res->slurm_words, "Slurm's parser %s",
+					    WIFSIGNALED(status) ? "crashed" : "refused the file");
+		for (size_t i = 0; !rc && i < res->slurm_words.n; i++)
+			rc = mdc_strv_pushf(&res->errors, "Slurm: %s", res->slurm_words.v[i]);
+		rc = rc ? MDC_ERR_NOMEM : 0;
+	}
+out:
+	mdc_buf_free(&out);
+	return rc;
+}
+
+/* TEXT with each Include made absolute against CONF_DIR; an include that
+ * does not exist (Slurm would wait 60 s for it) or is templated is left
+ * out, with a warning. */
+static int rewrite_includes(const char *text, const char *conf_dir, struct mdc_buf *out,
+			    struct mdc_slurmcheck *res)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *q = p;
+		size_t n = nl ? (size_t) (nl - p) : strlen(p);
+
+		while (q < p + n && (*q == ' ' || *q == '\t'))
+			q++;
+		if ((size_t) (p + n - q) > 8 && !strncasecmp(q, "include", 7) &&
+		    (q[7] == ' ' || q[7] == '\t')) {
+			char file[4096], *full = NULL;
+			const char *f = q + 7;
+			size_t fl;
+
+			while (*f == ' ' || *f == '\t')
+				f++;
+			fl = strcspn(f, " \t\r\n");
+			snprintf(file, sizeof(file), "%.*s", (int) fl, f);
+			if (file[0] == '/' || !conf_dir)
+				full = strdup(file);
+			else
+				full = mdc_path_join(conf_dir, file);
+			if (!full)
+				return MDC_ERR_NOMEM;
+			if (strchr(full, '%') || access(full, R_OK)) {
+				if (mdc_strv_pushf(&res->warnings, "Include %s: %s: not read by "
+						   "Slurm's check", file, strchr(full, '%') ?
+						   "a templated path" : "no such file")) {
+					free(full);
+					return MDC_ERR_NOMEM;
+				}
+			} else if (mdc_buf_addf(out, "Include %s\n", full)) {
+				free(full);
+				return MDC_ERR_NOMEM;
+			}
+			free(full);
+		} else if (mdc_buf_add(out, p, n) || mdc_buf_addc(out, '\n')) {
+			return MDC_ERR_NOMEM;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return 0;
+}
+
+static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
+		 struct mdc_slurmcheck *res, struct mdc_ctx *ctx)
+{
+	const char *lib = mdc_slurmcheck_library();
+	const char *tdir = getenv("TMPDIR");
+	struct mdc_buf conf = MDC_BUF_INIT;
+	char dir[4096], *path = NULL;
+	int rc;
+
+	if (!lib) {
+		res->slurm_skipped = strdup("no libslurmfull installed (Debian: slurm-wlm-basic-plugins)");
+		return res->slurm_skipped ? 0 : MDC_ERR_NOMEM;
+	}
+	snprintf(dir, sizeof(dir), "%s/mdc-slurmcheck.XXXXXX", tdir && *tdir ? tdir : "/tmp");
+	if (!mkdtemp(dir))
+		return mdc_fail(ctx, MDC_ERR_IO, "cannot create a temporary directory for Slurm's "
+				"check: %s", strerror(errno));
+	if ((rc = rewrite_includes(text, o->conf_dir, &conf, res)))
+		goto out;
+	if (!(path = mdc_path_join(dir, "slurm.conf"))) {
+		rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	if ((rc = mdc_write_file_atomic(path, mdc_buf_str(&conf), conf.len, 0600, ctx)))
+		goto out;
+	rc = run_slurm(lib, path, dir, o->timeout_s > 0 ? o->timeout_s : 15, res);
+	if (rc == MDC_ERR_IO)
+		mdc_fail(ctx, rc, "cannot run Slurm's check: %s", strerror(errno));
+out:
+	if (path)
+		unlink(path);
+	rmdir(dir);
+	free(path);
+	mdc_buf_free(&conf);
+	return rc;
+}
+
+int mdc_slurmcheck_text(const char *text, const char *name, const struct mdc_slurmcheck_opts *o,
+			struct mdc_slurmcheck *res, struct mdc_ctx *ctx)
+{
+	struct mdc_slurmcheck_opts dflt = { 0, NULL, false, NULL, NULL, 0 };
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	if (!o)
+		o = &dflt;
+	if ((rc = ours(text, name ? name : "slurm.conf", res)))
+		goto out;
+	if (o->no_slurm) {
+		if (!(res->slurm_skipped = strdup("not asked for")))
+			rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	rc = slurm(text, o, res, ctx);
+out:
+	if (rc == MDC_ERR_NOMEM)
+		mdc_fail(ctx, rc, "out of memory while checking slurm.conf");
+	return rc;
+}
+
+int mdc_slurmcheck_format_checks(const struct mdc_slurmcheck *res, struct mdc_buf *out)
+{
+	if (res->ran_slurm)
+		return mdc_buf_addf(out, "checks: ours, Slurm's (%s)", mdc_slurmcheck_library());
+	return mdc_buf_addf(out, "checks: ours; Slurm's check was skipped: %s",
+			    res->slurm_skipped ? res->slurm_skipped : "?");
+}
+
+/* ---- a change ------------------------------------------------------------ */
+
+static int render(const json_object *spec, const char *base, const char *base_name, char **text,
+		  struct mdc_ctx *ctx)
+{
+	struct mdc_buf b = MDC_BUF_INIT;
+	int rc = sc_render(spec, base, base_name, &b, ctx);
+
+	if (rc) {
+		mdc_buf_free(&b);
+		return rc;
+	}
+	*text = mdc_buf_release(&b);
+	return *text ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+}
+
+int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
+			  const json_object *new_spec, const struct mdc_slurmcheck_opts *o,
+			  struct mdc_strv *warnings, struct mdc_strv *refusals,
+			  struct mdc_ctx *ctx)
+{
+	struct mdc_slurmcheck_opts lo = { 0, NULL, false, NULL, NULL, 0 };
+	struct mdc_slurmcheck now = MDC_SLURMCHECK_INIT, before = MDC_SLURMCHECK_INIT;
+	struct mdc_strv errs = MDC_STRV_INIT, scratch = MDC_STRV_INIT;
+	char *live = NULL, *base = NULL, *text = NULL, *old = NULL, *dir = NULL;
+	struct mdc_ctx lctx;
+	int rc;
+
+	if (o)
+		lo = *o;
+	if (!warnings)
+		warnings = &scratch;
+	if (lo.base) {
+		if (!(base = strdup(lo.base))) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	} else if (live_conf && !access(live_conf, R_OK)) {
+		mdc_ctx_clear(&lctx);
+		/* a live file we cannot read a base from is no reason to block
+		 * the write: judge without it, and say so */
+		if (mdc_read_file(live_conf, &live, NULL, &lctx) ||
+		    mdc_plan_base(live, cur_spec, &base, &lctx)) {
+			if (mdc_strv_pushf(warnings, "Slurm's check was skipped: %s", lctx.msg)) {
+				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			free(base);
+			base = NULL;
+			lo.no_slurm = true;
+		} else if (!lo.conf_dir && !(lo.conf_dir = dir = mdc_path_dirname(live_conf))) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	} else {
+		/* without the service's part, Slurm would refuse any file */
+		lo.no_slurm = true;
+	}
+	mdc_ctx_clear(&lctx);
+	if (render(new_spec, base, live_conf, &text, &lctx)) {
+		struct mdc_ctx cctx;
+
+		/* the current spec does not render either: not this change's
+		 * doing (the emulator and service render it their way) */
+		mdc_ctx_clear(&cctx);
+		if (lctx.err == MDC_ERR_NOMEM) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		} else if (render(cur_spec, base, live_conf, &old, &cctx)) {
+			rc = mdc_strv_pushf(warnings, "Slurm's check was skipped: the spec does not "
+					    "render to a slurm.conf here: %s", lctx.msg) ?
+			     mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory") : 0;
+		} else {
+			if (refusals)
+				mdc_strv_pushf(refusals, "slurm.conf after this change: %s", lctx.msg);
+			rc = mdc_fail(ctx, MDC_ERR_REFUSED, "refused: the slurm.conf this change "
+				      "produces cannot be written: %s; nothing was sent", lctx.msg);
+		}
+		goto out;
+	}
+	if ((rc = mdc_slurmcheck_text(text, "slurm.conf", &lo, &now, ctx)))
+		goto out;
+	if (now.errors.n) {
+		/* what the current spec already renders wrong is not this
+		 * change's doing: say so, never block a fix on it */
+		mdc_ctx_clear(&lctx);
+		if (!render(cur_spec, base, live_conf, &old, &lctx) &&
+		    (rc = mdc_slurmcheck_text(old, "slurm.conf", &lo, &before, ctx)))
+			goto out;
+		for (size_t i = 0; i < now.errors.n; i++) {
+			const char *e = now.errors.v[i];
+
+			if (mdc_strv_has(&before.errors, e) ?
+			    mdc_strv_pushf(warnings, "already in the current slurm.conf, not caused "
+					   "by this change: %s", e) :
+			    mdc_strv_push(&errs, e)) {
+				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+		}
+	}
+	for (size_t i = 0; i < now.warnings.n; i++)
+		if (mdc_strv_push(warnings, now.warnings.v[i])) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	if (lo.checks && lo.checkssz) {
+		struct mdc_buf cb = MDC_BUF_INIT;
+
+		if (lo.no_slurm && !lo.base)
+			mdc_buf_adds(&cb, "checks: ours; Slurm's check was skipped: no live slurm.conf "
+				     "to render the change over");
+		else
+			mdc_slurmcheck_format_checks(&now, &cb);
+		snprintf(lo.checks, lo.checkssz, "%s", mdc_buf_str(&cb));
+		mdc_buf_free(&cb);
+	}
+	/* a machine without a live slurm.conf has no Slurm to break: a note
+	 * for -v; Slurm installed but its check impossible: a warning */
+	if (!now.ran_slurm && !errs.n && !lo.base && (!live_conf || access(live_conf, R_OK)))
+		mdc_info("Slurm's check was skipped: no live slurm.conf at '%s' to render the "
+			 "change over; only our own checks ran", live_conf ? live_conf : "(unset)");
+	else if (!now.ran_slurm && !errs.n &&
+		 mdc_strv_pushf(warnings, "Slurm's check was skipped: %s; only our own checks ran",
+				now.slurm_skipped ? now.slurm_skipped : "?")) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	if (errs.n) {
+		struct mdc_buf m = MDC_BUF_INIT;
+		const char *slurm_said = now.slurm_words.n ? now.slurm_words.v[0] : NULL;
+
+		for (size_t i = 0; refusals && i < errs.n; i++)
+			if (mdc_strv_pushf(refusals, "slurm.conf after this change: %s", errs.v[i]))
+				break;
+		/* ours first: it says what to write; then Slurm's own words */
+		mdc_buf_addf(&m, "refused: the slurm.conf this change produces would break Slurm: %s",
+			     errs.v[0]);
+		if (slurm_said && !mdc_startswith(errs.v[0], "Slurm: "))
+			mdc_buf_addf(&m, " (Slurm says: %s)", slurm_said);
+		mdc_buf_addf(&m, "; nothing was sent%s", mdc_startswith(errs.v[0], "Slurm: ") ?
+			     ": fix the value Slurm names and try again (mdcctl conf check FILE "
+			     "shows the same verdict)" : "");
+		rc = mdc_fail(ctx, MDC_ERR_REFUSED, "%s", m.len ? mdc_buf_str(&m) : errs.v[0]);
+		mdc_buf_free(&m);
+	}
+out:
+	mdc_slurmcheck_free(&now);
+	mdc_slurmcheck_free(&before);
+	mdc_strv_free(&errs);
+	mdc_strv_free(&scratch);
+	free(live);
+	free(base);
+	free(text);
+	free(old);
+	free(dir);
+	return rc;
+}
+
+void mdc_slurmcheck_free(struct mdc_slurmcheck *res)
+{
+	if (!res)
+		return;
+	free(res->slurm_skipped);
+	res->slurm_skipped = NULL;
+	mdc_strv_free(&res->errors);
+	mdc_strv_free(&res->warnings);
+	mdc_strv_free(&res->slurm_words);
+}

@@ -1,0 +1,72 @@
+/* mdc_slurmcheck.h - Slurm's verdict before anything is sent (DESIGN 7):
+ * the slurm.conf a change produces is judged by our own checks (value
+ * words and the cross-key rules of Slurm's read_config.c and slurmctld,
+ * with messages that say what to write) and then by the installed Slurm's
+ * own parser, libslurmfull's slurm_conf_init() in config-test mode, run in
+ * a child process with a time bound.  An error refuses the change.
+ * (owner: verdict)
+ *
+ * libslurmfull is looked up in $MDC_LIBSLURMFULL, Slurm's plugin directory
+ * found by configure, then the usual plugin directories; without it only
+ * our checks run and the verdict says Slurm's check was skipped.
+ */
+#ifndef MDC_SLURMCHECK_H
+#define MDC_SLURMCHECK_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+#include "mdc_buf.h"
+#include "mdc_err.h"
+#include "mdc_str.h"
+
+struct mdc_slurmcheck_opts {
+	double timeout_s;	/* Slurm's parser gets this long (0 = 15 s) */
+	const char *conf_dir;	/* relative Include paths resolve here (NULL: not followed) */
+	bool no_slurm;		/* our checks only */
+	/* mdc_slurmcheck_change only: */
+	const char *base;	/* the service-managed base as is (NULL: from the live file) */
+	char *checks;		/* if set, gets "checks: ..." (mdc_slurmcheck_format_checks) */
+	size_t checkssz;
+};
+
+struct mdc_slurmcheck {
+	bool ran_ours;
+	bool ran_slurm;			/* libslurmfull judged the file */
+	char *slurm_skipped;		/* why it did not (malloc'ed), or NULL */
+	struct mdc_strv errors;		/* ours ("Key='v': ...") then Slurm's ("slurm: ...") */
+	struct mdc_strv warnings;
+	struct mdc_strv slurm_words;	/* Slurm's own error/fatal lines, as it wrote them */
+};
+
+#define MDC_SLURMCHECK_INIT { false, false, NULL, MDC_STRV_INIT, MDC_STRV_INIT, MDC_STRV_INIT }
+
+/* Judge slurm.conf TEXT (NAME in messages).  Returns 0 whatever the
+ * verdict (read RES->errors), or MDC_ERR_NOMEM/MDC_ERR_IO.  RES is always
+ * initialised; free it with mdc_slurmcheck_free. */
+int mdc_slurmcheck_text(const char *text, const char *name, const struct mdc_slurmcheck_opts *o,
+			struct mdc_slurmcheck *res, struct mdc_ctx *ctx);
+
+/* Judge what a write changes: render NEW_SPEC (the plan's predicted
+ * cluster) over the service-managed base of the live slurm.conf at
+ * LIVE_CONF (NULL or missing: no base, and Slurm's check is skipped),
+ * judge it, and when it has errors judge what CUR_SPEC renders too: an
+ * error the current file already has is only a warning (the change does
+ * not cause it).  Returns 0 when the change may be sent (warnings and a
+ * skipped check land in WARNINGS, may be NULL), MDC_ERR_REFUSED with CTX
+ * holding Slurm's words and what to do (and the errors in REFUSALS, may be
+ * NULL), or another error. */
+int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
+			  const json_object *new_spec, const struct mdc_slurmcheck_opts *o,
+			  struct mdc_strv *warnings, struct mdc_strv *refusals,
+			  struct mdc_ctx *ctx);
+
+/* Path of the libslurmfull that would be used, or NULL (static string). */
+const char *mdc_slurmcheck_library(void);
+
+/* "checks: ours, Slurm's (PATH)" or "checks: ours; Slurm's skipped: why"
+ * appended to OUT. */
+int mdc_slurmcheck_format_checks(const struct mdc_slurmcheck *res, struct mdc_buf *out);
+
+void mdc_slurmcheck_free(struct mdc_slurmcheck *res);
+
+#endif

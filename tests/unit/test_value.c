@@ -1,0 +1,326 @@
+/* test_value.c - one normaliser per Slurm value type (times, minutes,
+ * memory sizes, booleans, flag sets, words, plugins), the shown-value
+ * comparison verify and drift use, and our own value checks.
+ * (owner: verdict) */
+#include "config.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+#include "mdc_err.h"
+#include "mdc_slurmcheck.h"
+#include "mdc_str.h"
+#include "mdc_value.h"
+
+static void norm_is(const char *key, const char *v, const char *want)
+{
+	char *n = mdc_value_norm(key, v);
+
+	assert_non_null(n);
+	assert_string_equal(n, want);
+	free(n);
+}
+
+static void test_time(void **state)
+{
+	long long s;
+
+	(void) state;
+	assert_int_equal(mdc_value_type("PriorityDecayHalfLife"), MDC_V_TIME);
+	assert_true(mdc_value_equal("PriorityDecayHalfLife", "7-00:00:00", "7-0"));
+	assert_true(mdc_value_equal("PriorityCalcPeriod", "00:10:00", "10"));
+	assert_true(mdc_value_equal("priority_calc_period", "5:00", "5"));	/* M:S */
+	assert_false(mdc_value_equal("PriorityCalcPeriod", "10", "11"));
+	assert_true(mdc_value_equal("MaxTime", "UNLIMITED", "infinite"));
+	assert_true(mdc_value_equal("MaxTime", "1-0", "24:00:00"));
+	assert_true(mdc_value_equal("MaxTime", "1440", "1-00:00:00"));
+	assert_false(mdc_value_equal("MaxTime", "60", "1-0"));
+	norm_is("MaxTime", "90", "0-01:30:00");
+	norm_is("MaxTime", "2-3", "2-03:00:00");
+	norm_is("MaxTime", "Infinite", "UNLIMITED");
+	/* not a time: only equal to itself */
+	assert_false(mdc_value_equal("MaxTime", "abc", "ABC"));
+	assert_true(mdc_value_equal("MaxTime", "abc", "abc"));
+	assert_true(mdc_value_time_s("1:02:03", &s));
+	assert_int_equal(s, 3723);
+	assert_true(mdc_value_time_s("1-2:3:4", &s));
+	assert_int_equal(s, 93784);
+	assert_false(mdc_value_time_s("1-", &s));
+	assert_false(mdc_value_time_s("1:2:3:4", &s));
+	assert_false(mdc_value_time_s("", &s));
+}
+
+static void test_uint(void **state)
+{
+	(void) state;
+	assert_int_equal(mdc_value_type("MessageTimeout"), MDC_V_UINT);
+	assert_true(mdc_value_equal("MessageTimeout", "010", "10"));
+	assert_true(mdc_value_equal("MaxJobCount", "UNLIMITED", "INFINITE"));
+	assert_false(mdc_value_equal("MaxJobCount", "10", "100"));
+	/* scontrol show config: "MessageTimeout = 10 sec" */
+	assert_true(mdc_value_equal_shown("MessageTimeout", "10", "10 sec"));
+	assert_false(mdc_value_equal("MessageTimeout", "10", "10 sec"));
+	assert_true(mdc_value_equal("SuspendTime", "none", "NONE"));
+}
+
+static void test_memory(void **state)
+{
+	long long mb;
+
+	(void) state;
+	assert_int_equal(mdc_value_type("DefMemPerCPU"), MDC_V_MEMORY);
+	assert_true(mdc_value_equal("DefMemPerCPU", "4G", "4096"));
+	assert_true(mdc_value_equal("MaxMemPerNode", "1T", "1048576"));
+	assert_true(mdc_value_equal("DefMemPerNode", "unlimited", "UNLIMITED"));
+	assert_false(mdc_value_equal("DefMemPerCPU", "4G", "4000"));
+	assert_true(mdc_value_memory_mb("1025K", &mb));
+	assert_int_equal(mb, 2);
+	assert_false(mdc_value_memory_mb("4X", &mb));
+	assert_false(mdc_value_memory_mb("4GB", &mb));
+}
+
+static void test_bool(void **state)
+{
+	(void) state;
+	assert_int_equal(mdc_value_type("Hidden"), MDC_V_BOOL);
+	assert_true(mdc_value_equal("Hidden", "yes", "YES"));
+	assert_true(mdc_value_equal("Hidden", "true", "1"));
+	assert_true(mdc_value_equal("PriorityFavorSmall", "no", "False"));
+	assert_false(mdc_value_equal("Hidden", "yes", "no"));
+	assert_int_equal(mdc_value_bool("UP"), 1);
+	assert_int_equal(mdc_value_bool("maybe"), -1);
+}
+
+static void test_flags(void **state)
+{
+	(void) state;
+	assert_int_equal(mdc_value_type("PreemptMode"), MDC_V_FLAGS);
+	/* the round-trip bug: apply SUSPEND,GANG, scontrol shows GANG,SUSPEND */
+	assert_true(mdc_value_equal("PreemptMode", "SUSPEND,GANG", "GANG,SUSPEND"));
+	assert_true(mdc_value_equal_shown("PreemptMode", "suspend,gang", "GANG,SUSPEND"));
+	assert_true(mdc_value_equal("PreemptMode", "on,gang", "SUSPEND,GANG"));	/* synonym */
+	assert_true(mdc_value_equal("PreemptMode", "cluster", "OFF"));
+	assert_false(mdc_value_equal("PreemptMode", "REQUEUE", "CANCEL"));
+	assert_true(mdc_value_equal("PriorityFlags", "MAX_TRES,CALCULATE_RUNNING",
+				    "calculate_running, max_tres"));
+	assert_true(mdc_value_equal("SelectTypeParameters", "CR_Core_Memory,CR_ONE_TASK_PER_CORE",
+				    "CR_ONE_TASK_PER_CORE,CR_CORE_MEMORY"));
+	assert_true(mdc_value_equal("AccountingStorageEnforce", "limits,associations",
+				    "associations,limits"));
+	/* what Slurm stores for AccountingStorageEnforce, as scontrol shows it */
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "limits", "associations,limits"));
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "safe",
+					  "associations,limits,safe"));
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "all",
+					  "associations,limits,qos,safe,wckeys"));
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "nojobs", "nojobs,nosteps"));
+	assert_true(mdc_value_equal_shown("AccountingStorageEnforce", "", "none"));
+	assert_false(mdc_value_equal("AccountingStorageEnforce", "limits", "qos"));
+	assert_true(mdc_value_equal("SchedulerParameters", "bf_interval=30,default_queue_depth=100",
+				    "default_queue_depth=100,bf_interval=30"));
+	assert_true(mdc_value_equal("DebugFlags", "Net,Gres", "gres,network"));
+	assert_true(mdc_value_equal("PreemptMode", "GANG,GANG,SUSPEND", "SUSPEND,GANG"));
+	norm_is("PreemptMode", "suspend,gang", "GANG,SUSPEND");
+	norm_is("TaskPluginParam", "verbose,autobind=cores", "AUTOBIND=CORES,VERBOSE");
+}
+
+static void test_words_and_strings(void **state)
+{
+	(void) state;
+	assert_true(mdc_value_equal("EnforcePartLimits", "yes", "ALL"));
+	assert_true(mdc_value_equal("PriorityUsageResetPeriod", "weekly", "WEEKLY"));
+	assert_true(mdc_value_equal_shown("OverSubscribe", "no", "NO"));
+	/* strings compare exactly in a plan: a case change is a change */
+	assert_false(mdc_value_equal("AllowGroups", "Admin", "admin"));
+	assert_true(mdc_value_equal("AllowGroups", "admin", "admin"));
+	assert_true(mdc_value_equal_shown("AllowGroups", "", "(null)"));
+	/* plugins name files: case matters */
+	assert_false(mdc_value_equal("PreemptType", "preempt/QOS", "preempt/qos"));
+	assert_true(mdc_value_equal(NULL, NULL, NULL));
+	assert_false(mdc_value_equal("MaxTime", "60", NULL));
+	assert_true(mdc_value_equal("UnknownKey", "x", "x"));
+	assert_false(mdc_value_equal("UnknownKey", "x", "X"));
+}
+
+static void check_is(const char *key, const char *v, int sev, const char *words)
+{
+	char why[512] = "";
+
+	int got = mdc_value_check(key, v, why, sizeof(why));
+
+	if (got != sev)
+		print_error("%s=%s: severity %d, expected %d (%s)\n", key, v, got, sev, why);
+	assert_int_equal(got, sev);
+	if (words)
+		assert_non_null(strstr(why, words));
+}
+
+static void test_check(void **state)
+{
+	(void) state;
+	check_is("PreemptMode", "REQUEUE", 0, NULL);
+	check_is("PreemptMode", "SUSPEND,GANG", 0, NULL);
+	check_is("PreemptMode", "BOGUS", 2, "unknown word 'BOGUS'");
+	check_is("PreemptMode", "REQUEUE,,GANG,", 0, NULL);	/* strtok skips empty items */
+	check_is("AccountingStorageEnforce", "bogus", 2, "associations, limits");
+	check_is("AccountingStorageEnforce", "limits,qos,safe", 0, NULL);
+	check_is("SelectTypeParameters", "CR_Cores", 2, "CR_Core");
+	check_is("SelectTypeParameters", "cr_core_memory", 0, NULL);
+	check_is("PriorityFlags", "bogus", 1, "Slurm ignores it");
+	check_is("PrologFlags", "Contain,X11", 0, NULL);
+	check_is("PrologFlags", "bogus", 2, "Alloc");
+	check_is("TaskPluginParam", "Autobind=cores,Verbose", 0, NULL);
+	check_is("DebugFlags", "Backfill,Gres", 0, NULL);
+	check_is("DebugFlags", "bogus", 2, NULL);
+	check_is("PreemptType", "preempt/qos", 0, NULL);
+	check_is("PreemptType", "preempt/QOS", 2, "no such plugin");
+	check_is("PreemptType", "preempt/bogus", 2, "preempt/partition_prio");
+	check_is("SchedulerType", "sched/backfill", 0, NULL);
+	check_is("EnforcePartLimits", "bogus", 2, "ALL, ANY or NO");
+	check_is("DefMemPerCPU", "4G", 2, "DefMemPerCPU=4096");
+	check_is("DefMemPerCPU", "4096", 0, NULL);
+	check_is("PriorityCalcPeriod", "xx", 2, "not a time");
+	check_is("PriorityDecayHalfLife", "7-0", 0, NULL);
+	check_is("SchedulerParameters", "anything_at_all", 0, NULL);
+	check_is("ClusterName", "x", 0, NULL);
+}
+
+/* ---- the verdict (mdc_slurmcheck) -------------------------------------- */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#else
+#define SANITIZED 0
+#endif
+
+#define BASE "ClusterName=u\nSlurmctldHost=ctl(127.0.0.1)\nAuthType=auth/munge\n" \
+	"NodeName=cpu-[0-1] CPUs=2 RealMemory=1000 State=CLOUD\nNodeSet=cpu Nodes=cpu-[0-1]\n"
+
+static json_object *spec(const char *config)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "{\"node_pools\":[{\"id\":\"cpu\",\"scaling_spec\":"
+		 "{\"max_node_count\":2}}],\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":"
+		 "[{\"id\":\"cpu\",\"node_pool_ids\":[\"cpu\"]}],\"default_partition_id\":\"cpu\","
+		 "\"config\":%s}}}", config);
+	return json_tokener_parse(buf);
+}
+
+static void test_verdict_text(void **state)
+{
+	struct mdc_slurmcheck_opts o = { .no_slurm = true };
+	struct mdc_slurmcheck r;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmcheck_text(BASE "PreemptMode=REQUEUE\n", "t", &o, &r, &ctx), 0);
+	assert_true(r.ran_ours);
+	assert_false(r.ran_slurm);
+	assert_int_equal(r.errors.n, 1);
+	assert_non_null(strstr(r.errors.v[0], "needs a PreemptType"));
+	mdc_slurmcheck_free(&r);
+	assert_int_equal(mdc_slurmcheck_text(BASE "PreemptType=preempt/partition_prio\n"
+					     "PreemptMode=SUSPEND,GANG\n", "t", &o, &r, &ctx), 0);
+	assert_int_equal(r.errors.n, 0);
+	mdc_slurmcheck_free(&r);
+	/* Slurm's own parser, when installed */
+	o.no_slurm = false;
+	assert_int_equal(mdc_slurmcheck_text(BASE "SelectTypeParameters=CR_Cores\n", "t", &o, &r, &ctx), 0);
+	if (mdc_slurmcheck_library()) {
+		assert_true(r.ran_slurm);
+		/* under ASan Slurm's words are garbled (no RTLD_DEEPBIND) */
+		if (!SANITIZED)
+			assert_true(mdc_strv_has(&r.slurm_words, "Bad SelectTypeParameter: CR_Cores"));
+		assert_true(r.errors.n >= 1);
+	} else {
+		assert_non_null(r.slurm_skipped);
+	}
+	mdc_slurmcheck_free(&r);
+}
+
+static void test_verdict_change(void **state)
+{
+	char path[] = "/tmp/test_value.XXXXXX";
+	struct mdc_strv warn = MDC_STRV_INIT, refused = MDC_STRV_INIT;
+	json_object *ok = spec("{\"PriorityWeightAge\":\"10\"}");
+	json_object *bad = spec("{\"PreemptMode\":\"REQUEUE\"}");
+	json_object *bad2 = spec("{\"PreemptMode\":\"REQUEUE\",\"PriorityWeightAge\":\"10\"}");
+	struct mdc_ctx ctx;
+	int fd = mkstemp(path);
+
+	(void) state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, BASE, strlen(BASE)), (ssize_t) strlen(BASE));
+	close(fd);
+	/* a change that breaks Slurm: refused, with the reason */
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmcheck_change(path, ok, bad, NULL, &warn, &refused, &ctx),
+			 MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "needs a PreemptType"));
+	assert_non_null(strstr(ctx.msg, "nothing was sent"));
+	if (mdc_slurmcheck_library() && !SANITIZED)
+		assert_non_null(strstr(ctx.msg, "PreemptType and PreemptMode values incompatible"));
+	assert_true(refused.n >= 1);
+	mdc_strv_free(&refused);
+	/* the same error already in the current file: not this change's doing */
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmcheck_change(path, bad, bad2, NULL, &warn, &refused, &ctx), 0);
+	assert_int_equal(refused.n, 0);
+	assert_true(warn.n >= 1);
+	assert_non_null(strstr(warn.v[0], "already in the current slurm.conf"));
+	mdc_strv_free(&warn);
+	/* a spec that does not render: refused when the change causes it,
+	 * a skipped check when the current spec does not render either */
+	{
+		json_object *norender = spec("{\"NoSuchKey\":\"1\"}");
+
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_slurmcheck_change(path, ok, norender, NULL, &warn, &refused,
+						       &ctx), MDC_ERR_REFUSED);
+		assert_non_null(strstr(ctx.msg, "cannot be written"));
+		mdc_strv_free(&refused);
+		assert_int_equal(mdc_slurmcheck_change(path, norender, norender, NULL, &warn,
+						       &refused, NULL), 0);
+		assert_true(warn.n >= 1);
+		assert_non_null(strstr(warn.v[warn.n - 1], "Slurm's check was skipped"));
+		mdc_strv_free(&warn);
+		json_object_put(norender);
+	}
+	/* no live slurm.conf: our checks still run */
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmcheck_change("/nonexistent/slurm.conf", ok, bad, NULL, &warn,
+					       &refused, &ctx), MDC_ERR_REFUSED);
+	assert_int_equal(mdc_slurmcheck_change("/nonexistent/slurm.conf", ok, ok, NULL, &warn,
+					       &refused, NULL), 0);
+	mdc_strv_free(&warn);
+	mdc_strv_free(&refused);
+	unlink(path);
+	json_object_put(ok);
+	json_object_put(bad);
+	json_object_put(bad2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_uint),
+		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_bool),
+		cmocka_unit_test(test_flags),
+		cmocka_unit_test(test_words_and_strings),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_verdict_text),
+		cmocka_unit_test(test_verdict_change),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
