@@ -33,6 +33,7 @@ mkdir -p "$d"
 # request races the other writers on the shared cluster.
 writer() {
 	local i=$1 k=1 n end=$((SECONDS + secs)) cfg=$d/w$1.cfg code
+	trap - EXIT	# the test's cleanup is not this subshell's
 	while [ "$SECONDS" -lt "$end" ]; do
 		for ((n = k; n < k + 10; n++)); do
 			[ "$n" = "$k" ] || echo next
@@ -61,6 +62,7 @@ writer() {
 # the cluster and operation lists
 reader() {
 	local j=$1 m end=$((SECONDS + secs)) cfg=$d/r$1.cfg top
+	trap - EXIT
 	while [ "$SECONDS" -lt "$end" ]; do
 		top=$(cat "$d"/w*.ops 2>/dev/null | sed 's|.*/||' | sort -n | tail -n 1)
 		top=${top:-1}

@@ -197,8 +197,20 @@ static void emu_strip_internal(json_object *o)
 
 json_object *emu_public(const json_object *obj)
 {
-	json_object *c = mdc_json_normalize(obj, MDC_CASE_CAMEL);
+	json_object *top = NULL, *c;
 
+	/* internal top-level keys (an operation's "_final", a whole
+	 * resource) are left out before the copy, not after */
+	if (json_object_is_type(obj, json_type_object)) {
+		if (!(top = json_object_new_object()))
+			return NULL;
+		json_object_object_foreach((json_object *) obj, k, v)
+			if (k[0] != '_')
+				json_object_object_add(top, k, json_object_get(v));
+		obj = top;
+	}
+	c = mdc_json_normalize(obj, MDC_CASE_CAMEL);
+	json_object_put(top);
 	if (c)
 		emu_strip_internal(c);
 	return c;

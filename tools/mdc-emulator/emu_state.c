@@ -754,8 +754,11 @@ static void emu_op_finish(struct emu *e, json_object *op)
 			json_object_object_add(resp, "@type",
 					       json_object_new_string("type.googleapis.com/google.protobuf.Empty"));
 		} else {
-			emu_store_put(e, kind, res_name, mdc_json_copy(final));
-			resp = mdc_json_copy(final);
+			/* the final resource moves into the store (no copy: it
+			 * leaves the operation below); a cluster's response is
+			 * its view, made by emu_cluster_op_done */
+			emu_store_put(e, kind, res_name, json_object_get(final));
+			resp = strcmp(kind, "cluster") ? mdc_json_copy(final) : json_object_new_object();
 			if (rtype)
 				json_object_object_add(resp, "@type", json_object_new_string(rtype));
 		}
