@@ -1113,6 +1113,49 @@ static void check_maps(struct plan_st *st, const bool *send)
 	}
 }
 
+/* Partitions the plan removes (deleted, or renamed: a rename is a removal
+ * plus a creation) must not take queued or running jobs with them in
+ * silence: slurmctld ends them (NODE_FAIL) at the next regeneration. */
+static void removed_partitions_check(struct plan_st *st)
+{
+	json_object *cur = mdc_json_get_arr(slurm_spec(st->cur), "partitions");
+	json_object *want = mdc_json_get_arr(slurm_spec(st->want), "partitions");
+	size_t n = cur ? json_object_array_length(cur) : 0;
+
+	if (!st->opts->partition_jobs)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *id = mdc_json_get_str(json_object_array_get_idx(cur, i), "id", NULL);
+		struct mdc_strv jobs = MDC_STRV_INIT;
+		struct mdc_ctx jctx;
+		char *list;
+		bool kept = false;
+
+		for (size_t k = 0; id && want && k < json_object_array_length(want); k++)
+			kept |= mdc_streq(mdc_json_get_str(json_object_array_get_idx(want, k), "id", NULL), id);
+		if (!id || kept)
+			continue;
+		mdc_ctx_clear(&jctx);
+		if (st->opts->partition_jobs(id, &jobs, st->opts->partition_jobs_arg, &jctx)) {
+			warn(st, NULL, "partition '%s' is removed, and whether jobs are still in it is "
+			     "unknown (%s): check with squeue -p %s", id, jctx.msg, id);
+		} else if (jobs.n && !(list = mdc_strv_join(&jobs, ", "))) {
+			st->nomem = true;
+		} else if (jobs.n) {
+			if (st->opts->force)
+				warn(st, NULL, "partition '%s' is removed with its jobs %s (--force): "
+				     "slurmctld ends them at the next regeneration", id, list);
+			else
+				refuse(st, NULL, "partition '%s' still holds jobs %s: removing or renaming it "
+				       "ends them; let them finish (scontrol update PartitionName=%s "
+				       "State=DRAIN stops new ones), move them (scontrol update JobId=ID "
+				       "Partition=OTHER), or give --force", id, list, id);
+			free(list);
+		}
+		mdc_strv_free(&jobs);
+	}
+}
+
 static void plan_init(struct mdc_plan *plan)
 {
 	memset(plan, 0, sizeof(*plan));
@@ -1122,7 +1165,7 @@ int mdc_plan_make(const json_object *current, const struct mdc_intent *in,
 		  const struct mdc_plan_opts *opts, struct mdc_plan *plan,
 		  struct mdc_ctx *ctx)
 {
-	static const struct mdc_plan_opts defaults = { MDC_MODE_USER_ONLY, false, false };
+	static const struct mdc_plan_opts defaults = { .mode = MDC_MODE_USER_ONLY };
 	struct plan_st st = { .plan = plan, .opts = opts ? opts : &defaults };
 	bool send[PP_MAX] = { false };
 	int rc = 0;
@@ -1143,6 +1186,7 @@ int mdc_plan_make(const json_object *current, const struct mdc_intent *in,
 		if ((rc = apply_op(&st, &in->ops[i])))
 			goto out;
 	legacy_check(&st);
+	removed_partitions_check(&st);
 
 	for (int i = 0; i < PP_MAX; i++)
 		send[i] = st.force[i] ||
