@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "sc_options.h"
 #include "scargs.h"
 
 static const char *const verb_names[] = {
@@ -322,7 +323,7 @@ static int canon_value(const struct scx_key *k, const char *val, char **out,
  * and canonical pairs).  WHAT names the command in messages.  *RUNTIME and
  * *SETTINGS count the runtime-only and the persistent keys. */
 static int read_pairs(int argc, char **argv, const struct scx_key *table, size_t ntable,
-		      const char *what, struct scx_cmd *cmd, size_t *runtime, size_t *settings,
+		      unsigned scope, const char *what, struct scx_cmd *cmd, size_t *runtime, size_t *settings,
 		      struct mdc_ctx *ctx)
 {
 	*runtime = *settings = 0;
@@ -336,10 +337,20 @@ static int read_pairs(int argc, char **argv, const struct scx_key *table, size_t
 			return mdc_fail(ctx, MDC_ERR_USAGE,
 					"%s: '%s' is not a Key=Value pair (scontrol rejects it too: Invalid input)",
 					what, argv[i]);
-		if (!(k = key_find(table, ntable, argv[i], (size_t) (eq - argv[i]))))
-			return mdc_fail(ctx, MDC_ERR_INVAL,
-					"%s: scontrol does not update '%.*s' (Update of this parameter is not supported); see scontrol(1) for the keys it takes",
-					what, (int) (eq - argv[i]), argv[i]);
+		if (!(k = key_find(table, ntable, argv[i], (size_t) (eq - argv[i])))) {
+			char *word = strndup(argv[i], (size_t) (eq - argv[i]));
+			const char *hint = word ? sc_opt_suggest(word, scope) : NULL;
+
+			/* only a key scontrol itself takes is a useful hint */
+			if (hint && !key_find(table, ntable, hint, strlen(hint)))
+				hint = NULL;
+			mdc_fail(ctx, MDC_ERR_INVAL,
+				 "%s: unknown key '%s'%s%s%s: scontrol does not update it (see scontrol(1))",
+				 what, word ? word : argv[i], hint ? " (did you mean '" : "",
+				 hint ? hint : "", hint ? "'?)" : "");
+			free(word);
+			return MDC_ERR_INVAL;
+		}
 		if (!(val = unquote(eq + 1)))
 			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 		switch (k->kind) {
@@ -429,7 +440,7 @@ static int parse_part(int argc, char **argv, bool create, struct scx_cmd *cmd,
 	int rc;
 
 	if ((rc = read_pairs(argc, argv, part_keys, sizeof(part_keys) / sizeof(part_keys[0]),
-			     what, cmd, &runtime, &settings, ctx)))
+			     SC_SCOPE_PARTITION, what, cmd, &runtime, &settings, ctx)))
 		return rc;
 	if (!cmd->name || !*cmd->name)
 		return mdc_fail(ctx, MDC_ERR_USAGE, "%s: give PartitionName=NAME", what);
@@ -449,7 +460,7 @@ static int parse_nodes(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ct
 	int rc;
 
 	if ((rc = read_pairs(argc, argv, node_keys, sizeof(node_keys) / sizeof(node_keys[0]),
-			     "update nodes", cmd, &runtime, &settings, ctx)))
+			     SC_SCOPE_NODE, "update nodes", cmd, &runtime, &settings, ctx)))
 		return rc;
 	if (!cmd->name || !*cmd->name)
 		return mdc_fail(ctx, MDC_ERR_USAGE, "update nodes: give NodeName=NODES");
