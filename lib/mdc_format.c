@@ -66,7 +66,9 @@ static bool yaml_plain_ok(const char *s)
 
 	if (!*s || isspace((unsigned char) *s) || isspace((unsigned char) s[strlen(s) - 1]))
 		return false;
-	if (strchr("-?:,[]{}#&*!|>'\"%@`", *s))
+	/* indicators; a leading digit or sign may read as a number, a date
+	 * or a YAML 1.1 sexagesimal (01:30) */
+	if (strchr("-+.?:,[]{}#&*!|>'\"%@`", *s) || isdigit((unsigned char) *s))
 		return false;
 	for (size_t i = 0; words[i]; i++)
 		if (!strcasecmp(s, words[i]))
