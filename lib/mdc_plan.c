@@ -54,6 +54,7 @@ struct plan_st {
 	bool force[PP_MAX];		/* send even if unchanged (migration) */
 	bool config_touched;		/* the user's ops set or unset config keys */
 	struct mdc_strv unpinned;	/* pools the user explicitly unpinned */
+	struct mdc_strv pinned;		/* pools the user explicitly pinned to an image */
 	bool nomem;
 };
 
@@ -436,14 +437,14 @@ static int op_part_delete(struct plan_st *st, const struct mdc_op *op)
 	 * default away in the same update does not make removing it legal */
 	if (mdc_streq(cur_def, op->id) && !mdc_streq(def, op->id)) {
 		refuse(st, op->where, "partition '%s' is the default partition (default_partition_id): "
-		       "an update that removes or renames it is rejected (C6); make '%s' the default "
+		       "the service rejects an update that removes or renames it; make '%s' the default "
 		       "in a separate update first (mdcctl partition default %s), then remove '%s'",
 		       op->id, def ? def : "another partition", def ? def : "ID", op->id);
 		return 0;
 	}
 	if (mdc_streq(def, op->id)) {
 		refuse(st, op->where, "partition '%s' is the default partition (default_partition_id): "
-		       "removing or renaming it is rejected (C6); make another partition the default "
+		       "the service rejects removing or renaming it; make another partition the default "
 		       "first (mdcctl partition default ID)", op->id);
 		return 0;
 	}
@@ -549,7 +550,8 @@ static int op_pool_image(struct plan_st *st, const struct mdc_op *op)
 		return 0;
 	}
 	if (op->value && *op->value)
-		return mdc_json_set(pool, "node_image", json_object_new_string(op->value));
+		return mdc_strv_push(&st->pinned, op->id) ? MDC_ERR_NOMEM :
+		       mdc_json_set(pool, "node_image", json_object_new_string(op->value));
 	mdc_json_del(pool, "node_image");
 	return mdc_strv_push(&st->unpinned, op->id);
 }
@@ -1053,6 +1055,11 @@ static int predict(struct plan_st *st)
 		if (st->opts->allow_recreate)
 			warn(st, NULL, "node pool '%s' moves to another image: its nodes are recreated "
 			     "(a login node loses its SSH sessions and boot disk)", id);
+		else if (mdc_strv_has(&st->pinned, id))
+			/* the user asked for that image: the way out is consent */
+			refuse(st, NULL, "node pool '%s' would move to another image, recreating its nodes "
+			       "(a login node loses its SSH sessions and boot disk): pass --allow-recreate "
+			       "to do it", id);
 		else
 			refuse(st, NULL, "node pool '%s' would move to another image, recreating its nodes: "
 			       "pin it (mdcctl nodepool image %s --pin IMAGE), use --update-mode USER_ONLY, "
@@ -1078,7 +1085,7 @@ static void legacy_check(struct plan_st *st)
 		return;
 	if (!is_empty(mdc_json_get(ss, "scheduling")) || !is_empty(mdc_json_get(ss, "accounting")))
 		refuse(st, NULL, "this cluster still uses the legacy 'scheduling'/'accounting' fields and a "
-		       "request that sets 'config' too is rejected (C9): run 'mdcctl migrate-config' first");
+		       "request that sets 'config' too is rejected by the service: run 'mdcctl migrate-config' first");
 }
 
 /* The service's own key checks on every map that is sent. */
@@ -1203,7 +1210,7 @@ int mdc_plan_make(const json_object *current, const struct mdc_intent *in,
 		goto out;
 	if (st.opts->no_mask && plan->nchanges)
 		warn(&st, NULL, "no updateMask: the service diffs the whole payload against the cluster "
-		     "and clears anything it omits (C3)");
+		     "and clears anything it omits");
 	if (!plan->refusals.n && (plan->mask.n || (st.opts->no_mask && plan->nchanges)))
 		if ((rc = predict(&st)))
 			goto out;
@@ -1225,6 +1232,7 @@ out:
 	json_object_put(st.cur);
 	json_object_put(st.want);
 	mdc_strv_free(&st.unpinned);
+	mdc_strv_free(&st.pinned);
 	return rc;
 }
 
