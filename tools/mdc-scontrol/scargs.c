@@ -537,6 +537,18 @@ static int parse_show(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx
 	return 0;
 }
 
+/* Dynamic nodes (scontrol create/delete NodeName=) are slurmctld's
+ * runtime state: the managed spec has node pools, not nodes. */
+static int runtime_note(struct scx_cmd *cmd, const char *what)
+{
+	if (asprintf(&cmd->note, "%s: a dynamic node is runtime state that the managed spec does not hold; node pools are changed with mdcctl nodepool",
+		     what) < 0) {
+		cmd->note = NULL;
+		return MDC_ERR_NOMEM;
+	}
+	return 0;
+}
+
 int scx_parse(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx)
 {
 	const struct scx_word *top;
@@ -561,11 +573,26 @@ int scx_parse(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx)
 		}
 		break;
 	case T_CREATE:
-		if (create_entity(argc, argv) == E_PART)
+		switch (create_entity(argc, argv)) {
+		case E_PART:
 			rc = parse_part(argc, argv, true, cmd, ctx);
+			break;
+		case E_NODE:
+			rc = runtime_note(cmd, "create NodeName");
+			break;
+		default:
+			break;
+		}
 		break;
 	case T_DELETE:
-		rc = parse_delete(argc, argv, cmd, ctx);
+		if (!(rc = parse_delete(argc, argv, cmd, ctx)) && cmd->verb == SCX_PASS && argc >= 1) {
+			const char *eq = strchr(argv[0], '=');
+			size_t len = eq ? (size_t) (eq - argv[0]) : strlen(argv[0]);
+			const struct scx_word *w = CHAIN_FIND(cd_entities, argv[0], len);
+
+			if (w && w->what == E_NODE)
+				rc = runtime_note(cmd, "delete NodeName");
+		}
 		break;
 	case T_SHOW:
 		rc = parse_show(argc, argv, cmd, ctx);

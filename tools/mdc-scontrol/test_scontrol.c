@@ -127,9 +127,24 @@ static void test_parse_nodes(void **state)
 	assert_int_equal(cmd.kv.n, 2);
 	scx_cmd_free(&cmd);
 
-	/* node state is runtime: the real scontrol */
+	/* node state is runtime: the real scontrol, with a note saying so */
 	assert_int_equal(parse("update NodeName=vm State=DRAIN Reason=maint", &cmd, &ctx), 0);
 	assert_int_equal(cmd.verb, SCX_PASS);
+	assert_non_null(cmd.note);
+	assert_non_null(strstr(cmd.note, "runtime"));
+	scx_cmd_free(&cmd);
+	/* dynamic nodes likewise */
+	assert_int_equal(parse("create NodeName=dyn CPUs=1 State=CLOUD", &cmd, &ctx), 0);
+	assert_int_equal(cmd.verb, SCX_PASS);
+	assert_non_null(cmd.note);
+	scx_cmd_free(&cmd);
+	assert_int_equal(parse("delete nodename=dyn", &cmd, &ctx), 0);
+	assert_int_equal(cmd.verb, SCX_PASS);
+	assert_non_null(cmd.note);
+	scx_cmd_free(&cmd);
+	/* a job update is not ours and says nothing */
+	assert_int_equal(parse("update JobId=5 TimeLimit=3", &cmd, &ctx), 0);
+	assert_null(cmd.note);
 	scx_cmd_free(&cmd);
 
 	/* mixing both kinds is refused with a hint */
