@@ -10,7 +10,7 @@
 command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
 command -v jq >/dev/null || skip_all "jq is not installed"
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
-plan 31
+plan 33
 
 MS=$top_builddir/mdc-scontrol
 export MDC_CONF=$TEST_DIR/mdc.conf	# no config file of the machine's
@@ -132,3 +132,30 @@ is "$out" $'NodeSet=cpu\n   Nodes=cpu-[0-1] Weight=5 Features=fast' "show nodese
 out=$("$MS" show config | tail -n +2)
 is "$out" $'PreemptMode             = REQUEUE\nPreemptType             = preempt/partition_prio' \
 	"show config prints the managed config like scontrol"
+
+# --- the oracle: which words scontrol 22.05 takes as a partition or node
+# key, asked of the real scontrol (it rejects an unknown key before it
+# talks to slurmctld); mdc-scontrol must take exactly the same.  Without a
+# cluster name mdc-scontrol stops right after reading the words, so
+# nothing is sent anywhere.
+unset MDC_CLUSTER
+# takes ENTITY WORD: "key" when the tool reads WORD=1 as a key, else "no"
+# (scontrol retries its controller for about a second: ask in parallel)
+export MS
+takes() {
+	local ent=$1 w=$2 sc=key ms=key out
+	out=$(scontrol update "$ent" "$w=1" 2>&1)
+	[[ $out == *"not supported"* ]] && sc=no
+	out=$("$MS" -Q update "$ent" "$w=1" 2>&1)
+	[[ $out == *"unknown key"* ]] && ms=no
+	[ "$sc" = "$ms" ] || echo "$w(scontrol:$sc,ours:$ms)"
+}
+export -f takes
+bad=$(printf '%s\n' MaxT maxtime Max MaxTimes Pri Pr PriorityJ D De Default DefaultT Sh S St \
+	QO QOS N T LLNX Roo Req Over OverS AllowG Alt Grace DefMemPerC DefMemPerCPU JobD MaxN \
+	C Pa |
+	xargs -P 8 -I{} bash -c 'takes PartitionName=cpu {}' | sort | tr '\n' ' ')
+is "$bad" "" "partition keys: mdc-scontrol takes exactly the words scontrol takes"
+bad=$(printf '%s\n' W F A Av Ava Act Gres C Co CpuBind S NodeA NodeH |
+	xargs -P 8 -I{} bash -c 'takes NodeName=cpu-0 {}' | sort | tr '\n' ' ')
+is "$bad" "" "node keys: mdc-scontrol takes exactly the words scontrol takes"

@@ -528,6 +528,9 @@ static int apply_live(const struct scx_cmd *cmd, struct mdc_strv *live, struct m
 		if (!mdc_live_update(live->v, &second))
 			return 0;
 	}
+	/* no slurmctld answered: no reload can land either */
+	if (strstr(first.msg, "Unable to contact"))
+		return mdc_fail(ctx, first.err, "%s", first.msg);
 	for (int tries = 0; tries < 20; tries++) {
 		struct timespec ts = { 0, 500 * 1000 * 1000 };
 
