@@ -13,7 +13,7 @@
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
 command -v jq >/dev/null || skip_all "jq is not installed"
 lab_up --managed
-plan 45
+plan 50
 
 MS=$top_builddir/mdc-scontrol
 MDCCTL=$top_builddir/mdcctl
@@ -155,3 +155,21 @@ is "$rc:$out" "3:mdcctl: error: MaxTime is a partition key, not a cluster one: m
 	"a key in the wrong scope says where it belongs"
 out=$("$MDCCTL" partition delete --help); rc=$?
 like "$rc:$out" "^0:usage: mdcctl partition" "--help after a subcommand prints its usage, exit 0"
+
+# --- --force: the user accepts that the jobs end
+syncs=$(lab_syncs)
+ok "mdc-scontrol create PartitionName=gone Nodes=$host" "$MS" -Q create PartitionName=gone Nodes="$host"
+settle "$syncs"
+wait_until 10 pval_is gone State UP
+job=$(sbatch --parsable --hold -p gone -o /dev/null --wrap true)
+syncs=$(lab_syncs)
+before=$(patches)
+out=$("$MS" --force delete PartitionName=gone 2>&1); rc=$?
+is "$rc" 0 "delete --force of a partition with a job succeeds"
+like "$out" "warning: partition 'gone' is removed with its jobs $job \(PENDING\) \(--force\)" \
+	"and warns that the job ends"
+is "$(($(patches) - before))" 1 "one PATCH"
+settle "$syncs"
+wait_until 20 pval_is gone State absent
+is "$(pval gone State)" absent "the regeneration removed the partition"
+scancel "$job" 2>/dev/null
