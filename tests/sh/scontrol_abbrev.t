@@ -13,7 +13,7 @@
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
 command -v jq >/dev/null || skip_all "jq is not installed"
 lab_up --managed
-plan 50
+plan 52
 
 MS=$top_builddir/mdc-scontrol
 MDCCTL=$top_builddir/mdcctl
@@ -173,3 +173,11 @@ settle "$syncs"
 wait_until 20 pval_is gone State absent
 is "$(pval gone State)" absent "the regeneration removed the partition"
 scancel "$job" 2>/dev/null
+
+# --- show config: the live slurmctld's spelling of the spec's value
+syncs=$(lab_syncs)
+ok "mdcctl config set KillWait=45" "$MDCCTL" --yes config set KillWait=45
+settle "$syncs"
+wait_until 10 sh -c 'scontrol show config | grep -q "^KillWait *= 45 sec"'
+is "$("$MS" sho c | grep '^KillWait')" "KillWait                = 45 sec" \
+	"show config (sho c) prints the value as scontrol does"

@@ -321,10 +321,13 @@ static int show_partitions(json_object *cluster, const char *name, bool oneliner
 	return rc;
 }
 
-static int show_config(json_object *cluster, struct mdc_ctx *ctx)
+static int show_config(json_object *cluster, bool quiet, struct mdc_ctx *ctx)
 {
 	json_object *conf = mdc_json_get_obj(slurm_spec(cluster), "config");
 	struct mdc_strv keys = MDC_STRV_INIT;
+	struct mdc_kvs live = MDC_KVS_INIT;
+	struct mdc_ctx lctx = { 0 };
+	bool have_live;
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -340,9 +343,25 @@ static int show_config(json_object *cluster, struct mdc_ctx *ctx)
 		}
 	}
 	mdc_strv_sort(&keys);
-	for (size_t i = 0; i < keys.n; i++)
-		printf("%-23s = %s\n", keys.v[i],
-		       mdc_json_get_str(conf, keys.v[i], ""));
+	/* the live slurmctld's spelling of an equal value (00:10:00 for 10);
+	 * a live value that differs is runtime: the regeneration resets it */
+	have_live = !mdc_live_config(&live, &lctx);
+	if (!have_live && !quiet)
+		fprintf(stderr, "%s: note: the live slurmctld did not answer (%s): showing the managed spec only\n",
+			progname, lctx.msg);
+	for (size_t i = 0; i < keys.n; i++) {
+		const char *want = mdc_json_get_str(conf, keys.v[i], "");
+		const char *lv = have_live ? mdc_kvs_get(&live, keys.v[i]) : NULL;
+
+		if (lv && mdc_live_value_eq(keys.v[i], lv, want))
+			printf("%-23s = %s\n", keys.v[i], lv);
+		else if (lv)
+			printf("%-23s = %s (MdcLiveOnly: live %s until the next regeneration)\n",
+			       keys.v[i], want, lv);
+		else
+			printf("%-23s = %s\n", keys.v[i], want);
+	}
+	mdc_kvs_free(&live);
 	mdc_strv_free(&keys);
 	return 0;
 }
@@ -415,7 +434,7 @@ static int run_show(const struct scx_cmd *cmd, bool oneliner, bool quiet, struct
 		goto out;
 	switch (cmd->verb) {
 	case SCX_SHOW_CONFIG:
-		rc = show_config(cluster, ctx);
+		rc = show_config(cluster, quiet, ctx);
 		break;
 	case SCX_SHOW_PART:
 		rc = show_partitions(cluster, cmd->name, oneliner, quiet, ctx);
