@@ -1,8 +1,11 @@
-/* mdc-scontrol - scontrol for a managed cluster.  Partition and node-pool
- * settings are persisted through the managed API (so they survive the
- * service's regeneration of slurm.conf) and applied to the live slurmctld
- * at once; `show config|partition|nodeset` answer from the managed spec;
- * everything else is the real scontrol, run with the same arguments. */
+/* mdc-scontrol - scontrol for a managed cluster.  Its words are read as
+ * scontrol reads them (scargs.c).  Partition and node-pool settings are
+ * persisted through the managed API (so they survive the service's
+ * regeneration of slurm.conf) and applied to the live slurmctld at once;
+ * `show config|partition|nodeset` answer from the managed spec, in the
+ * live slurmctld's spelling, marking what is managed and what is live
+ * only; everything else is the real scontrol, run with the same
+ * arguments (node state with a note that it is runtime-only). */
 #include "config.h"
 #include <errno.h>
 #include <getopt.h>

@@ -234,22 +234,6 @@ static const struct scx_key *key_find(const struct scx_key *t, size_t n, const c
 	return NULL;
 }
 
-const char *scx_part_key(const char *word, size_t len)
-{
-	const struct scx_key *k = key_find(part_keys, sizeof(part_keys) / sizeof(part_keys[0]),
-					   word, len);
-
-	return k ? k->canon : NULL;
-}
-
-const char *scx_node_key(const char *word, size_t len)
-{
-	const struct scx_key *k = key_find(node_keys, sizeof(node_keys) / sizeof(node_keys[0]),
-					   word, len);
-
-	return k ? k->canon : NULL;
-}
-
 /* Value words, each matched on MAX(len, 1) like scontrol does. */
 static const char *const bool_words[] = { "NO", "YES", NULL };
 static const char *const state_words[] = { "INACTIVE", "DOWN", "UP", "DRAIN", NULL };

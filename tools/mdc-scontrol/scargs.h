@@ -56,13 +56,6 @@ void scx_cmd_free(struct scx_cmd *cmd);
 /* Static name of VERB ("update partition") for messages. */
 const char *scx_verb_name(enum scx_verb verb);
 
-/* The canonical name of scontrol's partition key WORD (its first LEN
- * characters), e.g. "maxt" -> "MaxTime", or NULL when scontrol does not
- * take it.  (Exported for the show command and the unit tests.) */
-const char *scx_part_key(const char *word, size_t len);
-/* The same for scontrol's node keys ("avail" -> "Features"). */
-const char *scx_node_key(const char *word, size_t len);
-
 /* Turn a persistent command into an intent and the equivalent real
  * scontrol arguments (LIVE, NULL-terminated in LIVE->v), checking every
  * key and value against the option tables.  CONF_PATH is the live
