@@ -325,9 +325,30 @@ static int read_pairs(int argc, char **argv, const struct scx_key *table, size_t
 			char *word = strndup(argv[i], (size_t) (eq - argv[i]));
 			const char *hint = word ? sc_opt_suggest(word, scope) : NULL;
 
+			const struct scx_key *other = NULL;
+
 			/* only a key scontrol itself takes is a useful hint */
 			if (hint && !key_find(table, ntable, hint, strlen(hint)))
 				hint = NULL;
+			/* a key of the other entity: say where it belongs */
+			if (table == part_keys)
+				other = key_find(node_keys, sizeof(node_keys) / sizeof(node_keys[0]),
+						 argv[i], (size_t) (eq - argv[i]));
+			else
+				other = key_find(part_keys, sizeof(part_keys) / sizeof(part_keys[0]),
+						 argv[i], (size_t) (eq - argv[i]));
+			/* (State, CpuBind: keys of both, only too short here) */
+			if (other && other->kind != K_NAME && other->kind != K_NOCONF &&
+			    !key_find(table, ntable, other->canon, strlen(other->canon))) {
+				mdc_fail(ctx, MDC_ERR_INVAL,
+					 "%s: unknown key '%s': %s is a %s key: mdc-scontrol update %s=%s %s=%s",
+					 what, word ? word : argv[i], other->canon,
+					 table == part_keys ? "node" : "partition",
+					 table == part_keys ? "NodeName" : "PartitionName",
+					 table == part_keys ? "NODES" : "PARTITION", other->canon, eq + 1);
+				free(word);
+				return MDC_ERR_INVAL;
+			}
 			mdc_fail(ctx, MDC_ERR_INVAL,
 				 "%s: unknown key '%s'%s%s%s: scontrol does not update it (see scontrol(1))",
 				 what, word ? word : argv[i], hint ? " (did you mean '" : "",

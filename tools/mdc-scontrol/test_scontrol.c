@@ -73,6 +73,16 @@ static void test_parse_update_partition(void **state)
 	assert_string_equal(cmd.name, "gpu");
 	scx_cmd_free(&cmd);
 
+	/* a key of the other entity says where it belongs */
+	assert_int_equal(parse("update PartitionName=gpu Weight=5", &cmd, &ctx), MDC_ERR_INVAL);
+	assert_string_equal(ctx.msg, "update partition: unknown key 'Weight': Weight is a node key: mdc-scontrol update NodeName=NODES Weight=5");
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(parse("update NodeName=vm MaxTime=5", &cmd, &ctx), MDC_ERR_INVAL);
+	assert_string_equal(ctx.msg, "update nodes: unknown key 'MaxTime': MaxTime is a partition key: mdc-scontrol update PartitionName=PARTITION MaxTime=5");
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+
 	/* nothing to set is a usage error */
 	assert_int_equal(parse("update PartitionName=gpu", &cmd, &ctx), MDC_ERR_USAGE);
 	assert_non_null(strstr(ctx.msg, "at least one"));
