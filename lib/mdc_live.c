@@ -803,3 +803,54 @@ bool mdc_live_value_eq(const char *key, const char *a, const char *b)
 	/* Slurm prints enum words in capitals (REQUEUE, YES) whatever was typed */
 	return strcasecmp(ca, cb) == 0;
 }
+
+/* Job states that no longer hold a partition (scontrol's names). */
+static const char *const live_done_states[] = {
+	"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
+	"BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", NULL,
+};
+
+int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct mdc_strv *jobs,
+			    struct mdc_ctx *ctx)
+{
+	char *args[] = { "show", "job", "--oneliner", NULL };
+	struct mdc_buf b = MDC_BUF_INIT;
+	struct mdc_recs recs = MDC_RECS_INIT;
+	const char *text;
+	int rc;
+
+	/* without its slurm.conf Slurm's clients retry for 60 s before failing */
+	if (conf_path && access(conf_path, R_OK))
+		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "no slurm.conf at %s to reach slurmctld with",
+				conf_path);
+	if ((rc = mdc_live_check(args, &b, ctx)))
+		goto out;
+	text = mdc_buf_str(&b);
+	if (strstr(text, "No jobs in the system"))
+		goto out;
+	if ((rc = mdc_live_parse_records(text, &recs, ctx)))
+		goto out;
+	for (size_t i = 0; i < recs.n && !rc; i++) {
+		const char *id = mdc_kvs_get(&recs.v[i], "JobId");
+		const char *parts = mdc_kvs_get(&recs.v[i], "Partition");
+		const char *state = mdc_kvs_get(&recs.v[i], "JobState");
+		struct mdc_strv pv = MDC_STRV_INIT;
+		bool done = false;
+
+		for (size_t k = 0; state && live_done_states[k]; k++)
+			done |= !strcmp(state, live_done_states[k]);
+		/* a pending job may name several partitions ("a,b") */
+		if (!id || !parts || done)
+			continue;
+		if (mdc_strv_split(&pv, parts, ","))
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		else if (mdc_strv_has(&pv, partition) &&
+			 mdc_strv_pushf(jobs, "%s (%s)", id, state ? state : "?"))
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		mdc_strv_free(&pv);
+	}
+out:
+	mdc_recs_free(&recs);
+	mdc_buf_free(&b);
+	return rc;
+}

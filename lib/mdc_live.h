@@ -107,6 +107,14 @@ int mdc_live_pool_of(const char *conf_path, const char *hostlist, char **pool,
 int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
 			    struct mdc_strv *pools, bool *exact, struct mdc_ctx *ctx);
 
+/* The jobs of PARTITION that still hold it (pending, running, suspended,
+ * completing...: any state but the finished ones), from `scontrol show
+ * job`: appends "ID (STATE)" to JOBS.  CONF_PATH (may be NULL) is the
+ * slurm.conf scontrol reads: when it is missing the call fails at once
+ * (MDC_ERR_NOTFOUND) instead of Slurm's 60 s wait for the file. */
+int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct mdc_strv *jobs,
+			    struct mdc_ctx *ctx);
+
 /* Slurm time text ("60" minutes, "1:30" min:sec, "1:00:00", "2-00:00:00",
  * "UNLIMITED") to seconds; -1 for UNLIMITED/INFINITE, -2 for NONE; false
  * if S is not a time. */

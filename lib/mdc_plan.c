@@ -55,6 +55,7 @@ struct plan_st {
 	bool force[PP_MAX];		/* send even if unchanged (migration) */
 	bool config_touched;		/* the user's ops set or unset config keys */
 	struct mdc_strv unpinned;	/* pools the user explicitly unpinned */
+	struct mdc_strv pinned;		/* pools the user explicitly pinned to an image */
 	bool nomem;
 };
 
@@ -394,14 +395,14 @@ static int op_part_delete(struct plan_st *st, const struct mdc_op *op)
 	 * default away in the same update does not make removing it legal */
 	if (mdc_streq(cur_def, op->id) && !mdc_streq(def, op->id)) {
 		refuse(st, op->where, "partition '%s' is the default partition (default_partition_id): "
-		       "an update that removes or renames it is rejected (C6); make '%s' the default "
+		       "the service rejects an update that removes or renames it; make '%s' the default "
 		       "in a separate update first (mdcctl partition default %s), then remove '%s'",
 		       op->id, def ? def : "another partition", def ? def : "ID", op->id);
 		return 0;
 	}
 	if (mdc_streq(def, op->id)) {
 		refuse(st, op->where, "partition '%s' is the default partition (default_partition_id): "
-		       "removing or renaming it is rejected (C6); make another partition the default "
+		       "the service rejects removing or renaming it; make another partition the default "
 		       "first (mdcctl partition default ID)", op->id);
 		return 0;
 	}
@@ -511,7 +512,8 @@ static int op_pool_image(struct plan_st *st, const struct mdc_op *op)
 		return 0;
 	}
 	if (op->value && *op->value)
-		return mdc_json_set(pool, "node_image", json_object_new_string(op->value));
+		return mdc_strv_push(&st->pinned, op->id) ? MDC_ERR_NOMEM :
+		       mdc_json_set(pool, "node_image", json_object_new_string(op->value));
 	mdc_json_del(pool, "node_image");
 	return mdc_strv_push(&st->unpinned, op->id);
 }
@@ -1023,6 +1025,11 @@ static int predict(struct plan_st *st)
 			     "the service does so unless the pool is pinned, which a read cannot tell; its "
 			     "nodes would then be recreated (a login node loses its SSH sessions and boot "
 			     "disk)", id, was);
+		else if (mdc_strv_has(&st->pinned, id))
+			/* the user asked for that image: the way out is consent */
+			refuse(st, NULL, "node pool '%s' would move to another image, recreating its nodes "
+			       "(a login node loses its SSH sessions and boot disk): pass --allow-recreate "
+			       "to do it", id);
 		else
 			refuse(st, NULL, "node pool '%s' would move to another image, recreating its nodes: "
 			       "pin it (mdcctl nodepool image %s --pin IMAGE), use --update-mode USER_ONLY, "
@@ -1048,7 +1055,7 @@ static void legacy_check(struct plan_st *st)
 		return;
 	if (!is_empty(mdc_json_get(ss, "scheduling")) || !is_empty(mdc_json_get(ss, "accounting")))
 		refuse(st, NULL, "this cluster still uses the legacy 'scheduling'/'accounting' fields and a "
-		       "request that sets 'config' too is rejected (C9): run 'mdcctl migrate-config' first");
+		       "request that sets 'config' too is rejected by the service: run 'mdcctl migrate-config' first");
 }
 
 /* The service's own key checks on every map that is sent. */
@@ -1083,6 +1090,49 @@ static void check_maps(struct plan_st *st, const bool *send)
 	}
 }
 
+/* Partitions the plan removes (deleted, or renamed: a rename is a removal
+ * plus a creation) must not take queued or running jobs with them in
+ * silence: slurmctld ends them (NODE_FAIL) at the next regeneration. */
+static void removed_partitions_check(struct plan_st *st)
+{
+	json_object *cur = mdc_json_get_arr(slurm_spec(st->cur), "partitions");
+	json_object *want = mdc_json_get_arr(slurm_spec(st->want), "partitions");
+	size_t n = cur ? json_object_array_length(cur) : 0;
+
+	if (!st->opts->partition_jobs)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const char *id = mdc_json_get_str(json_object_array_get_idx(cur, i), "id", NULL);
+		struct mdc_strv jobs = MDC_STRV_INIT;
+		struct mdc_ctx jctx;
+		char *list;
+		bool kept = false;
+
+		for (size_t k = 0; id && want && k < json_object_array_length(want); k++)
+			kept |= mdc_streq(mdc_json_get_str(json_object_array_get_idx(want, k), "id", NULL), id);
+		if (!id || kept)
+			continue;
+		mdc_ctx_clear(&jctx);
+		if (st->opts->partition_jobs(id, &jobs, st->opts->partition_jobs_arg, &jctx)) {
+			warn(st, NULL, "partition '%s' is removed, and whether jobs are still in it is "
+			     "unknown (%s): check with squeue -p %s", id, jctx.msg, id);
+		} else if (jobs.n && !(list = mdc_strv_join(&jobs, ", "))) {
+			st->nomem = true;
+		} else if (jobs.n) {
+			if (st->opts->force)
+				warn(st, NULL, "partition '%s' is removed with its jobs %s (--force): "
+				     "slurmctld ends them at the next regeneration", id, list);
+			else
+				refuse(st, NULL, "partition '%s' still holds jobs %s: removing or renaming it "
+				       "ends them; let them finish (scontrol update PartitionName=%s "
+				       "State=DRAIN stops new ones), move them (scontrol update JobId=ID "
+				       "Partition=OTHER), or give --force", id, list, id);
+			free(list);
+		}
+		mdc_strv_free(&jobs);
+	}
+}
+
 static void plan_init(struct mdc_plan *plan)
 {
 	memset(plan, 0, sizeof(*plan));
@@ -1092,7 +1142,7 @@ int mdc_plan_make(const json_object *current, const struct mdc_intent *in,
 		  const struct mdc_plan_opts *opts, struct mdc_plan *plan,
 		  struct mdc_ctx *ctx)
 {
-	static const struct mdc_plan_opts defaults = { MDC_MODE_USER_ONLY, false, false };
+	static const struct mdc_plan_opts defaults = { .mode = MDC_MODE_USER_ONLY };
 	struct plan_st st = { .plan = plan, .opts = opts ? opts : &defaults };
 	bool send[PP_MAX] = { false };
 	int rc = 0;
@@ -1113,6 +1163,7 @@ int mdc_plan_make(const json_object *current, const struct mdc_intent *in,
 		if ((rc = apply_op(&st, &in->ops[i])))
 			goto out;
 	legacy_check(&st);
+	removed_partitions_check(&st);
 
 	for (int i = 0; i < PP_MAX; i++)
 		send[i] = st.force[i] ||
@@ -1129,7 +1180,7 @@ int mdc_plan_make(const json_object *current, const struct mdc_intent *in,
 		goto out;
 	if (st.opts->no_mask && plan->nchanges)
 		warn(&st, NULL, "no updateMask: the service diffs the whole payload against the cluster "
-		     "and clears anything it omits (C3)");
+		     "and clears anything it omits");
 	if (!plan->refusals.n && (plan->mask.n || (st.opts->no_mask && plan->nchanges)))
 		if ((rc = predict(&st)))
 			goto out;
@@ -1151,6 +1202,7 @@ out:
 	json_object_put(st.cur);
 	json_object_put(st.want);
 	mdc_strv_free(&st.unpinned);
+	mdc_strv_free(&st.pinned);
 	return rc;
 }
 

@@ -21,6 +21,15 @@ struct mdc_plan_opts {
 	enum mdc_update_mode mode;	/* UNSPECIFIED here means "default": USER_ONLY */
 	bool allow_recreate;		/* --allow-recreate: image moves allowed */
 	bool no_mask;			/* expert: PATCH without updateMask (C3) */
+	/* The jobs that still hold PARTITION (appended to JOBS as "ID
+	 * (STATE)"), asked for each partition the plan removes or renames;
+	 * NULL: not asked (the plan stays pure: front ends pass
+	 * mdc_live_partition_jobs through a wrapper).  A removal with jobs is
+	 * refused unless FORCE; a failed check is a warning. */
+	int (*partition_jobs)(const char *partition, struct mdc_strv *jobs, void *arg,
+			      struct mdc_ctx *ctx);
+	void *partition_jobs_arg;
+	bool force;			/* --force: remove partitions that hold jobs */
 };
 
 struct mdc_change {

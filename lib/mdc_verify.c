@@ -258,7 +258,7 @@ int mdc_verify_plan(const struct mdc_plan *plan, const struct mdc_verify_opts *o
 	rc = 0;
 	if (v->missing.n)
 		rc = mdc_fail(ctx, MDC_ERR_VERIFY, "applied, but slurmctld does not show it (checked for "
-			      "%.0f s): %s (the service validates each parameter alone, C13: check the "
+			      "%.0f s): %s (the service validates each parameter alone, not their combination: check the "
 			      "slurmctld log and 'scontrol show config', then fix or revert the change)",
 			      now_s() - (deadline - timeout), v->missing.v[0]);
 out:

@@ -473,7 +473,7 @@ static int partitions(struct tr *t)
 				  db->name);
 		else
 			rc = note(t, false, db->file, db->line,
-				  "the default partition \"%s\" is removed and no other is marked Default=YES: the API refuses this (C6), mark one",
+				  "the default partition \"%s\" is removed and no other is marked Default=YES: the API refuses this, mark one",
 				  db->name);
 	}
 	return rc;

@@ -68,7 +68,7 @@ refused 3 "expected projects/P/locations/R/modelDevelopmentClusters/C" "malforme
 	-- --cluster projects/p/zones/z describe
 refused 2 "needs --project and --region" "a short cluster id without project/region" \
 	-- --cluster c1 describe
-refused 2 "--format 'yaml'" "unknown --format" -- --format yaml describe
+refused 2 "--format 'xml'" "unknown --format" -- --format xml describe
 refused 2 "unknown command 'frobnicate'" "unknown command" -- frobnicate
 refused 2 "--update-mode 'FAST'" "unknown --update-mode" -- --update-mode FAST labels set a=b
 refused 2 "--timeout 'soon'" "bad --timeout" -- --timeout soon describe

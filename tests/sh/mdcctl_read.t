@@ -26,8 +26,8 @@ like "$out" "node pool cpu: n2-standard-8, 1\.\.2 nodes" "describe text shows th
 is "$(reqs)" "GET $CPATH" "describe sends exactly one GET"
 
 out=$(M --format json describe)
-is "$(printf '%s' "$out" | jq -r '.orchestrator_spec.slurm_spec.default_partition_id')" cpu \
-	"describe --format json is the resource in snake_case"
+is "$(printf '%s' "$out" | jq -r '.orchestratorSpec.slurmSpec.defaultPartitionId')" cpu \
+	"describe --format json is the resource as the API answers (lowerCamelCase)"
 is "$(printf '%s' "$out" | jq -r '.labels.team')" ml "describe json keeps labels"
 reqs >/dev/null
 

@@ -14,6 +14,7 @@ export MDC_CLUSTER=projects/proj/locations/us-central1/modelDevelopmentClusters/
 M() { "$top_builddir/mdcctl" "$@"; }
 CPATH=/v1beta1/$MDC_CLUSTER
 SS=orchestrator_spec.slurm_spec
+SSC=orchestratorSpec.slurmSpec	# describe prints the resource as the API does
 
 # the PATCH requests since the last call: "QUERY BODY" (body keys sorted)
 patches() {
@@ -31,10 +32,10 @@ is "$(M config get priorityweightage)" 1000 "config get matches keys case-insens
 ok "config set another key" M config set PreemptMode=OFF
 is "$(patches)" "[\"$CPATH\",\"$SS.config\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"PreemptMode\":\"OFF\",\"PriorityType\":\"priority/multifactor\",\"PriorityWeightAge\":\"1000\"}}}}]" \
 	"the complete map is resent (C7)"
-ok "config unset" M config unset PriorityWeightAge
+ok "config unset" M --yes config unset PriorityWeightAge
 is "$(patches)" "[\"$CPATH\",\"$SS.config\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"config\":{\"PreemptMode\":\"OFF\",\"PriorityType\":\"priority/multifactor\"}}}}]" \
 	"config unset sends the map without the key"
-is "$(spec ".$SS.config")" '{"PreemptMode":"OFF","PriorityType":"priority/multifactor"}' "the cluster has it"
+is "$(spec ".$SSC.config")" '{"PreemptMode":"OFF","PriorityType":"priority/multifactor"}' "the cluster has it"
 
 # --- update mode ------------------------------------------------------------
 ok "config set with --update-mode USER_AND_SERVICE" M --update-mode USER_AND_SERVICE config set PriorityWeightFairshare=10
@@ -47,17 +48,17 @@ is "$(patches)" "[\"$CPATH\",\"$SS.partitions\",\"USER_ONLY\",{\"orchestrator_sp
 ok "partition update" M partition update gpu MaxTime=120
 is "$(patches | jq -c '.[3].orchestrator_spec.slurm_spec.partitions[1]')" '{"config":{"MaxTime":"120","PriorityTier":"2"},"id":"gpu","node_pool_ids":["cpu"]}' \
 	"partition update changes one key and keeps the others"
-ok "partition unset" M partition unset gpu PriorityTier
-is "$(spec ".$SS.partitions[1].config")" '{"MaxTime":"120"}' "partition unset removed the key"
+ok "partition unset" M --yes partition unset gpu PriorityTier
+is "$(spec ".$SSC.partitions[1].config")" '{"MaxTime":"120"}' "partition unset removed the key"
 : >"$EMU_LOG"
 ok "partition default" M partition default gpu
 is "$(patches)" "[\"$CPATH\",\"$SS.default_partition_id\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"default_partition_id\":\"gpu\"}}}]" \
 	"partition default sends only default_partition_id (C6)"
-M partition delete gpu >/dev/null 2>"$TEST_DIR/err"
+M --yes partition delete gpu >/dev/null 2>"$TEST_DIR/err"
 is "$?" 3 "deleting the default partition is refused before sending"
 is "$(patches)" "" "and sends no PATCH"
 ok "partition default back" M partition default cpu
-ok "partition delete" M partition delete gpu
+ok "partition delete" M --yes partition delete gpu
 is "$(patches | tail -n 1 | jq -c '.[3]')" '{"orchestrator_spec":{"slurm_spec":{"partitions":[{"id":"cpu","node_pool_ids":["cpu"]}]}}}' \
 	"partition delete sends the remaining list"
 
@@ -66,8 +67,8 @@ ok "nodeset set" M nodeset set cpu Weight=10 Features=fast
 is "$(patches)" "[\"$CPATH\",\"$SS.node_sets\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"node_sets\":[{\"config\":{\"Features\":\"fast\",\"Weight\":\"10\"},\"node_pool_id\":\"cpu\"}]}}}]" \
 	"nodeset set sends node_sets"
 is "$(M nodeset show cpu)" "$(printf 'Weight=10\nFeatures=fast')" "nodeset show text"
-ok "nodeset unset" M nodeset unset cpu Features
-is "$(spec ".$SS.node_sets")" '[{"config":{"Weight":"10"},"node_pool_id":"cpu"}]' "nodeset unset removed the key"
+ok "nodeset unset" M --yes nodeset unset cpu Features
+is "$(spec ".$SSC.nodeSets")" '[{"config":{"Weight":"10"},"nodePoolId":"cpu"}]' "nodeset unset removed the key"
 
 # --- node pools ---------------------------------------------------------------
 : >"$EMU_LOG"
@@ -77,7 +78,7 @@ is "$(printf '%s' "$p" | jq -r '.[1]')" node_pools "nodepool scale masks node_po
 is "$(printf '%s' "$p" | jq -c '[.[3].node_pools[] | {id, s: .scaling_spec}]')" \
 	'[{"id":"cpu","s":{"max_node_count":4,"min_node_count":0}},{"id":"login","s":{"max_node_count":1,"min_node_count":1}}]' \
 	"nodepool scale sends the complete pool list with the new counts"
-cur=$(M describe --format json | jq -r '.node_pools[0].node_image')
+cur=$(M describe --format json | jq -r '.nodePools[0].nodeImage')
 : >"$EMU_LOG"
 ok "nodepool image --pin to the running image" M nodepool image cpu --pin "$cur"
 is "$(patches)" "" "pinning the image the pool already reports sends nothing"
@@ -90,7 +91,7 @@ is "$?" 3 "with --allow-recreate but no terminal it still wants --yes"
 is "$(tail -n 1 "$TEST_DIR/err")" "mdcctl: error: node pool 'cpu': recreating the nodes of node pool 'cpu' needs a confirmation and there is no terminal: give --yes; nothing was sent" \
 	"and says so in one error line"
 ok "--allow-recreate --yes moves the image" M --allow-recreate --yes nodepool image cpu --pin img-other
-is "$(spec '[.node_pools[] | {id, node_image}]')" '[{"id":"cpu","node_image":"img-other"},{"id":"login","node_image":"'"$cur"'"}]' \
+is "$(spec '[.nodePools[] | {id, node_image: .nodeImage}]')" '[{"id":"cpu","node_image":"img-other"},{"id":"login","node_image":"'"$cur"'"}]' \
 	"the pool is pinned to the new image, the login pool untouched"
 : >"$EMU_LOG"
 ok "nodepool image --unpin" M nodepool image cpu --unpin
@@ -105,7 +106,7 @@ p=$(patches | tail -n 1)
 is "$(printf '%s' "$p" | jq -c '[.[1], .[3]]')" "[\"$SS.prolog_bash_scripts\",{\"orchestrator_spec\":{\"slurm_spec\":{\"prolog_bash_scripts\":[\"#!/bin/bash\\necho one\\n\",\"#!/bin/bash\\necho two\\n\"]}}}]" \
 	"prolog add sends the complete list (C5)"
 ok "prolog remove 0" M prolog remove 0
-is "$(spec ".$SS.prolog_bash_scripts")" '["#!/bin/bash\necho two\n"]' "prolog remove dropped the first"
+is "$(spec ".$SSC.prologBashScripts")" '["#!/bin/bash\necho two\n"]' "prolog remove dropped the first"
 ok "epilog replace" M epilog replace "$TEST_DIR/p1.sh" "$TEST_DIR/p2.sh"
 is "$(M epilog list)" "$(printf -- '--- [0]\n#!/bin/bash\necho one\n--- [1]\n#!/bin/bash\necho two')" "epilog list text"
 

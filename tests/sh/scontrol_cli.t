@@ -10,7 +10,7 @@
 command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
 command -v jq >/dev/null || skip_all "jq is not installed"
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
-plan 28
+plan 33
 
 MS=$top_builddir/mdc-scontrol
 export MDC_CONF=$TEST_DIR/mdc.conf	# no config file of the machine's
@@ -64,8 +64,10 @@ is "$(patches)" 0 "pass-through sends nothing to the API"
 out=$("$MS" update PartitionName=cpu MaxTime=soon 2>&1); rc=$?
 isnt "$rc" 0 "a bad MaxTime value fails"
 like "$out" "invalid value MaxTime='soon'" "the error names the key and the value"
-out=$("$MS" update partitionname=cpu MaxTim=5 2>&1)
-like "$out" "unknown key 'MaxTim' \(did you mean 'MaxTime'\?\)" "an unknown key gets a suggestion"
+out=$("$MS" update partitionname=cpu MaxTimes=5 2>&1)
+like "$out" "unknown key 'MaxTimes' \(did you mean 'MaxTime'\?\)" "a key scontrol does not take gets a suggestion"
+out=$("$MS" update PartitionName=cpu Max=5 2>&1)
+like "$out" "unknown key 'Max'" "a prefix shorter than scontrol's minimum is no key (MaxTime needs MaxT)"
 out=$("$MS" update PartitionName=cpu Default=NO 2>&1)
 like "$out" "always has one default partition" "Default=NO is refused with the way out"
 out=$("$MS" update NodeName=cpu-0 Weight=5 2>&1)
@@ -73,7 +75,7 @@ like "$out" "name every node of pool 'cpu'" "a node update must cover its whole 
 out=$("$MS" create PartitionName=x Nodes=zz9 2>&1)
 like "$out" "node 'zz9' is in no node pool" "create refuses nodes outside the pools"
 out=$("$MS" -M other update PartitionName=cpu MaxTime=5 2>&1); rc=$?
-is "$rc:$out" "2:mdc-scontrol: error: scontrol's option '-M' does not go with a persistent update partition: drop it, or use scontrol for a runtime-only change" \
+is "$rc:$out" "2:mdc-scontrol: error: -M/--clusters names another cluster ('other'): a persistent update partition would reach only its live slurmctld; drop it, or use scontrol for a runtime-only change" \
 	"scontrol's -M with a persistent command is a usage error, not a silent runtime change"
 is "$(patches)" 0 "no bad command sent a PATCH"
 unlike "$(cat "$TEST_DIR/scontrol.log")" "^(update|create|delete)" "and none ran a live scontrol update"
@@ -115,14 +117,45 @@ is "$(jq -c '[.query.updateMask, .body.orchestrator_spec.slurm_spec.node_sets]' 
 	"a node update persists through node_sets of the nodes' pool"
 
 # --- show: the managed spec in scontrol's format
-out=$("$MS" show partition cpu)
-is "$out" $'PartitionName=cpu\n   NodeSets=cpu Default=YES MaxTime=30 PreemptMode=requeue' \
-	"show partition prints the managed partition like scontrol"
-out=$("$MS" -o show partition)
-is "$out" "PartitionName=cpu NodeSets=cpu Default=YES MaxTime=30 PreemptMode=requeue" "-o prints one line"
+# (no slurmctld here: the spec's values, times as scontrol prints them)
+out=$("$MS" show partition cpu 2>"$TEST_DIR/err")
+is "$out" $'PartitionName=cpu\n   Nodes=cpu Default=YES MaxTime=00:30:00 PreemptMode=requeue\n   MdcManaged=Nodes,Default,MaxTime,PreemptMode MdcLive=NO' \
+	"show partition prints the managed partition like scontrol (MaxTime=00:30:00, not 30)"
+like "$(cat "$TEST_DIR/err")" "the live slurmctld did not answer .*: showing the managed spec only" \
+	"and says the live slurmctld did not answer"
+out=$("$MS" -o show partition 2>/dev/null)
+is "$out" "PartitionName=cpu Nodes=cpu Default=YES MaxTime=00:30:00 PreemptMode=requeue MdcManaged=Nodes,Default,MaxTime,PreemptMode MdcLive=NO" "-o prints one line"
+is "$("$MS" --one sho part 2>/dev/null)" "$out" "scontrol's abbreviations of the option, command and entity"
 out=$("$MS" show nodeset)
 is "$out" $'NodeSet=cpu\n   Nodes=cpu-[0-1] Weight=5 Features=fast' "show nodeset: nodes from slurm.conf, settings from node_sets"
 "$top_builddir/mdcctl" --yes config set PreemptType=preempt/partition_prio PreemptMode=REQUEUE >/dev/null 2>&1
 out=$("$MS" show config | tail -n +2)
 is "$out" $'PreemptMode             = REQUEUE\nPreemptType             = preempt/partition_prio' \
 	"show config prints the managed config like scontrol"
+
+# --- the oracle: which words scontrol 22.05 takes as a partition or node
+# key, asked of the real scontrol (it rejects an unknown key before it
+# talks to slurmctld); mdc-scontrol must take exactly the same.  Without a
+# cluster name mdc-scontrol stops right after reading the words, so
+# nothing is sent anywhere.
+unset MDC_CLUSTER
+# takes ENTITY WORD: "key" when the tool reads WORD=1 as a key, else "no"
+# (scontrol retries its controller for about a second: ask in parallel)
+export MS
+takes() {
+	local ent=$1 w=$2 sc=key ms=key out
+	out=$(scontrol update "$ent" "$w=1" 2>&1)
+	[[ $out == *"not supported"* ]] && sc=no
+	out=$("$MS" -Q update "$ent" "$w=1" 2>&1)
+	[[ $out == *"unknown key"* ]] && ms=no
+	[ "$sc" = "$ms" ] || echo "$w(scontrol:$sc,ours:$ms)"
+}
+export -f takes
+bad=$(printf '%s\n' MaxT maxtime Max MaxTimes Pri Pr PriorityJ D De Default DefaultT Sh S St \
+	QO QOS N T LLNX Roo Req Over OverS AllowG Alt Grace DefMemPerC DefMemPerCPU JobD MaxN \
+	C Pa |
+	xargs -P 8 -I{} bash -c 'takes PartitionName=cpu {}' | sort | tr '\n' ' ')
+is "$bad" "" "partition keys: mdc-scontrol takes exactly the words scontrol takes"
+bad=$(printf '%s\n' W F A Av Ava Act Gres C Co CpuBind S NodeA NodeH |
+	xargs -P 8 -I{} bash -c 'takes NodeName=cpu-0 {}' | sort | tr '\n' ' ')
+is "$bad" "" "node keys: mdc-scontrol takes exactly the words scontrol takes"

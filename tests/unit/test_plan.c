@@ -234,7 +234,7 @@ static bool strv_like(const struct mdc_strv *sv, const char *needle)
 static void run_case(const struct tcase *tc)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
-	struct mdc_plan_opts opts = { tc->mode, tc->allow_recreate, false };
+	struct mdc_plan_opts opts = { .mode = tc->mode, .allow_recreate = tc->allow_recreate };
 	struct mdc_plan plan;
 	struct mdc_ctx ctx;
 	json_object *cur = load(tc->cluster);
@@ -316,7 +316,7 @@ static void test_refusals_listed(void **state)
 static void test_format(void **state)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
-	struct mdc_plan_opts opts = { MDC_MODE_UNSPECIFIED, false, false };
+	struct mdc_plan_opts opts = { .mode = MDC_MODE_UNSPECIFIED };
 	struct mdc_buf out = MDC_BUF_INIT;
 	struct mdc_plan plan;
 	struct mdc_ctx ctx;
@@ -394,7 +394,7 @@ static void test_fresh_state(void **state)
 static void test_image_move(void **state)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
-	struct mdc_plan_opts opts = { MDC_MODE_UNSPECIFIED, false, false };
+	struct mdc_plan_opts opts = { .mode = MDC_MODE_UNSPECIFIED };
 	struct mdc_plan plan;
 	struct mdc_ctx ctx;
 	json_object *cur = load("cluster.json");
@@ -453,7 +453,7 @@ static void test_base(void **state)
 static void test_no_mask(void **state)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
-	struct mdc_plan_opts opts = { MDC_MODE_UNSPECIFIED, false, true };
+	struct mdc_plan_opts opts = { .mode = MDC_MODE_UNSPECIFIED, .no_mask = true };
 	struct mdc_plan plan;
 	struct mdc_ctx ctx;
 	json_object *cur = load("cluster.json");

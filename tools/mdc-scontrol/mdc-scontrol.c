@@ -1,10 +1,14 @@
-/* mdc-scontrol - scontrol for a managed cluster.  Partition and node-pool
- * settings are persisted through the managed API (so they survive the
- * service's regeneration of slurm.conf) and applied to the live slurmctld
- * at once; `show config|partition|nodeset` answer from the managed spec;
- * everything else is the real scontrol, run with the same arguments. */
+/* mdc-scontrol - scontrol for a managed cluster.  Its words are read as
+ * scontrol reads them (scargs.c).  Partition and node-pool settings are
+ * persisted through the managed API (so they survive the service's
+ * regeneration of slurm.conf) and applied to the live slurmctld at once;
+ * `show config|partition|nodeset` answer from the managed spec, in the
+ * live slurmctld's spelling, marking what is managed and what is live
+ * only; everything else is the real scontrol, run with the same
+ * arguments (node state with a note that it is runtime-only). */
 #include "config.h"
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,25 +37,32 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: mdc-scontrol [OPTIONS] COMMAND [Key=Value...]\n"
 		"\n"
-		"scontrol for a managed cluster: these commands persist through the\n"
-		"managed API (they survive slurm.conf regeneration) and are applied to\n"
-		"the live slurmctld at once:\n"
-		"  update PartitionName=NAME Key=Value...\n"
+		"scontrol for a managed cluster.  Commands and keys are read as scontrol\n"
+		"reads them (any case, abbreviated as far as scontrol allows: part=, MaxT=).\n"
+		"These persist through the managed API (they survive slurm.conf\n"
+		"regeneration) and are applied to the live slurmctld at once:\n"
+		"  update PartitionName=NAME Key=Value...      (State= too)\n"
 		"  create PartitionName=NAME Nodes=NODES [Key=Value...]\n"
-		"  delete PartitionName=NAME\n"
-		"  update NodeName=NODES Weight=N|Features=LIST|Gres=LIST   (a whole node pool)\n"
-		"These answer from the managed spec, in scontrol's format:\n"
+		"  delete PartitionName=NAME                   (refused while jobs are in it)\n"
+		"  update NodeName=NODES Weight=|Features=|Gres=|CpuBind=   (a whole node pool)\n"
+		"These answer from the managed spec and the live slurmctld, in scontrol's\n"
+		"format, with MdcManaged= (what the spec sets) and MdcLiveOnly= (what the\n"
+		"next regeneration would reset):\n"
 		"  show config | show partition [NAME] | show nodeset [NAME]\n"
-		"Any other command runs the real scontrol (MDC_SCONTROL or PATH).\n"
+		"Node state (update NodeName=... State=|Reason=...) is runtime: it runs the\n"
+		"real scontrol, with a note.  Any other command runs the real scontrol\n"
+		"(MDC_SCONTROL or PATH) with the same arguments.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --oneliner   one record per line (show)\n"
 		"  -Q, --quiet      no notes on stderr\n"
 		"  -v, --verbose    more messages on stderr\n"
+		"      --force      delete a partition even though jobs are in it (they end)\n"
 		"  -h, --help       this help\n"
 		"  -V, --version    version\n"
-		"Other scontrol options (-a, -d, -M, -u, ...) send the command to the real\n"
-		"scontrol (refused with a persistent command: it would be runtime-only).\n"
+		"scontrol's other options (-a, -d, -F, -u, --hide, --local, ...) go to the\n"
+		"real scontrol; -M/--clusters (or SLURM_CLUSTERS) is refused with a\n"
+		"persistent command: the setting would reach another cluster's slurmctld only.\n"
 		"Environment: MDC_ENDPOINT, MDC_CLUSTER, MDC_CONF, SLURM_CONF, MDC_SCONTROL.\n"
 		"See mdc-scontrol(1).\n");
 }
@@ -130,50 +141,205 @@ static int add_map(struct mdc_kvs *rec, json_object *conf)
 	return 0;
 }
 
-static int show_partitions(json_object *cluster, const char *name, bool oneliner,
+/* A time in minutes (the spec's text) as scontrol prints it: 01:28:00,
+ * 2-00:00:00, UNLIMITED, NONE; other text unchanged. */
+static void format_time(const char *v, char *out, size_t outsz)
+{
+	long sec;
+
+	if (!mdc_live_time_seconds(v, &sec)) {
+		snprintf(out, outsz, "%s", v);
+		return;
+	}
+	if (sec == -1 || sec == -2) {
+		snprintf(out, outsz, "%s", sec == -1 ? "UNLIMITED" : "NONE");
+		return;
+	}
+	if (sec >= 86400)
+		snprintf(out, outsz, "%ld-%02ld:%02ld:%02ld", sec / 86400, sec % 86400 / 3600,
+			 sec % 3600 / 60, sec % 60);
+	else
+		snprintf(out, outsz, "%02ld:%02ld:%02ld", sec / 3600, sec % 3600 / 60, sec % 60);
+}
+
+static bool is_time_key(const char *key)
+{
+	return !strcmp(key, "MaxTime") || !strcmp(key, "DefaultTime");
+}
+
+/* "MdcManaged=A,B MdcLiveOnly=C": which settings of partition P (spec
+ * entry, may be NULL) the spec holds, and which live values (LIVE, may be
+ * NULL) differ from them (the next regeneration resets those). */
+static int part_marks(json_object *p, bool is_default, const struct mdc_kvs *live,
+		      struct mdc_buf *out)
+{
+	json_object *conf = mdc_json_get_obj(p, "config");
+	struct mdc_strv managed = MDC_STRV_INIT, drift = MDC_STRV_INIT;
+	char *m = NULL, *d = NULL;
+	int rc = 0;
+
+	if (!p) {
+		rc = mdc_buf_adds(out, "MdcManaged=NONE MdcLiveOnly=ALL");
+		goto out;
+	}
+	rc = mdc_strv_push(&managed, "Nodes") || (is_default && mdc_strv_push(&managed, "Default"));
+	if (conf) {
+		json_object_object_foreach(conf, k, v) {
+			const char *lv = live ? mdc_kvs_get(live, k) : NULL;
+
+			rc = rc || mdc_strv_push(&managed, k);
+			if (lv && !mdc_live_value_eq(k, lv, json_object_get_string(v)))
+				rc = rc || mdc_strv_push(&drift, k);
+		}
+	}
+	if (live && mdc_kvs_get(live, "Default") &&
+	    !mdc_live_value_eq("Default", mdc_kvs_get(live, "Default"), is_default ? "YES" : "NO"))
+		rc = rc || mdc_strv_push(&drift, "Default");
+	if (rc || !(m = mdc_strv_join(&managed, ",")) || !(d = mdc_strv_join(&drift, ","))) {
+		rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	rc = mdc_buf_addf(out, "MdcManaged=%s", m);
+	if (!rc && !live)
+		rc = mdc_buf_adds(out, " MdcLive=NO");
+	else if (!rc && drift.n)
+		rc = mdc_buf_addf(out, " MdcLiveOnly=%s", d);
+out:
+	free(m);
+	free(d);
+	mdc_strv_free(&managed);
+	mdc_strv_free(&drift);
+	return rc;
+}
+
+/* Print scontrol's own record of live partition NAME, then MARKS. */
+static int print_live_part(const char *name, bool oneliner, const char *marks, struct mdc_ctx *ctx)
+{
+	char *args[] = { "show", "partition", (char *) name, oneliner ? "--oneliner" : NULL, NULL };
+	struct mdc_buf b = MDC_BUF_INIT;
+	char *text;
+	size_t n;
+	int rc;
+
+	if ((rc = mdc_live_check(args, &b, ctx)))
+		goto out;
+	text = (char *) mdc_buf_str(&b);
+	n = strlen(text);
+	while (n && text[n - 1] == '\n')
+		text[--n] = '\0';
+	if (oneliner)
+		printf("%s %s\n", text, marks);
+	else
+		printf("%s\n   %s\n\n", text, marks);
+out:
+	mdc_buf_free(&b);
+	return rc;
+}
+
+static int show_partitions(json_object *cluster, const char *name, bool oneliner, bool quiet,
 			   struct mdc_ctx *ctx)
 {
 	json_object *ss = slurm_spec(cluster), *parts = mdc_json_get_arr(ss, "partitions");
 	const char *def = mdc_json_get_str(ss, "default_partition_id", "");
 	size_t n = parts ? json_object_array_length(parts) : 0, shown = 0;
+	struct mdc_recs live = MDC_RECS_INIT;
+	struct mdc_ctx lctx = { 0 };
+	struct mdc_buf marks = MDC_BUF_INIT;
+	bool have_live;
 	int rc = 0;
 
+	/* the live slurmctld prints the values; the spec says what it holds */
+	have_live = !mdc_live_partitions(&live, &lctx);
+	if (!have_live && !quiet)
+		fprintf(stderr, "%s: note: the live slurmctld did not answer (%s): showing the managed spec only\n",
+			progname, lctx.msg);
 	for (size_t i = 0; i < n && !rc; i++) {
 		json_object *p = json_object_array_get_idx(parts, i);
 		json_object *pools = mdc_json_get_arr(p, "node_pool_ids");
 		const char *id = mdc_json_get_str(p, "id", "");
+		const struct mdc_kvs *lrec = have_live ? mdc_recs_find(&live, id) : NULL;
 		struct mdc_kvs rec = MDC_KVS_INIT;
 		struct mdc_strv ps = MDC_STRV_INIT;
+		json_object *conf = mdc_json_get_obj(p, "config");
 		char *joined;
 
 		if (name && strcmp(name, id))
 			continue;
+		shown++;
+		mdc_buf_reset(&marks);
+		if (part_marks(p, !strcmp(def, id), lrec, &marks)) {
+			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			break;
+		}
+		if (lrec) {
+			rc = print_live_part(id, oneliner, mdc_buf_str(&marks), ctx);
+			continue;
+		}
+		/* not live (yet): the spec's values, times as scontrol prints them */
 		for (size_t j = 0; pools && j < json_object_array_length(pools); j++)
 			mdc_strv_push(&ps, json_object_get_string(json_object_array_get_idx(pools, j)));
 		joined = mdc_strv_join(&ps, ",");
-		if (mdc_kvs_add(&rec, "PartitionName", id) ||
-		    mdc_kvs_add(&rec, "NodeSets", joined && *joined ? joined : "(null)") ||
-		    mdc_kvs_add(&rec, "Default", strcmp(def, id) ? "NO" : "YES") ||
-		    add_map(&rec, mdc_json_get_obj(p, "config")))
+		rc = mdc_kvs_add(&rec, "PartitionName", id) ||
+		     mdc_kvs_add(&rec, "Nodes", joined && *joined ? joined : "(null)") ||
+		     mdc_kvs_add(&rec, "Default", strcmp(def, id) ? "NO" : "YES");
+		if (conf) {
+			json_object_object_foreach(conf, k, v) {
+				char tv[64];
+				const char *val = json_object_get_string(v);
+
+				if (is_time_key(k)) {
+					format_time(val, tv, sizeof(tv));
+					val = tv;
+				}
+				rc = rc || mdc_kvs_add(&rec, k, val);
+			}
+		}
+		rc = rc || mdc_kvs_add(&rec, "MdcManaged", strchr(mdc_buf_str(&marks), '=') + 1);
+		if (rc) {
 			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-		else
-			print_record(&rec, oneliner);
-		shown++;
+		} else {
+			/* the " MdcLive=NO" tail of the marks is a pair of its own */
+			char *sp = strchr(rec.v[rec.n - 1].value, ' ');
+
+			if (sp)
+				*sp = '\0';
+			if (mdc_kvs_add(&rec, "MdcLive", "NO"))
+				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			else
+				print_record(&rec, oneliner);
+		}
 		free(joined);
 		mdc_strv_free(&ps);
 		mdc_kvs_free(&rec);
 	}
+	/* partitions only the live slurmctld has: the next regeneration drops them */
+	for (size_t i = 0; have_live && i < live.n && !rc; i++) {
+		const char *id = live.v[i].n ? live.v[i].v[0].value : "";
+		bool in_spec = false;
+
+		for (size_t j = 0; j < n; j++)
+			in_spec |= !strcmp(id, mdc_json_get_str(json_object_array_get_idx(parts, j), "id", ""));
+		if (in_spec || (name && strcmp(name, id)))
+			continue;
+		shown++;
+		rc = print_live_part(id, oneliner, "MdcManaged=NONE MdcLiveOnly=ALL", ctx);
+	}
 	if (!rc && name && !shown)
-		rc = mdc_fail(ctx, MDC_ERR_NOTFOUND, "partition '%s' not found in the managed spec", name);
+		rc = mdc_fail(ctx, MDC_ERR_NOTFOUND, "Partition %s not found (neither in the managed spec nor live)", name);
 	else if (!rc && !shown)
 		printf("No partitions in the system\n");
+	mdc_buf_free(&marks);
+	mdc_recs_free(&live);
 	return rc;
 }
 
-static int show_config(json_object *cluster, struct mdc_ctx *ctx)
+static int show_config(json_object *cluster, bool quiet, struct mdc_ctx *ctx)
 {
 	json_object *conf = mdc_json_get_obj(slurm_spec(cluster), "config");
 	struct mdc_strv keys = MDC_STRV_INIT;
+	struct mdc_kvs live = MDC_KVS_INIT;
+	struct mdc_ctx lctx = { 0 };
+	bool have_live;
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
@@ -189,9 +355,25 @@ static int show_config(json_object *cluster, struct mdc_ctx *ctx)
 		}
 	}
 	mdc_strv_sort(&keys);
-	for (size_t i = 0; i < keys.n; i++)
-		printf("%-23s = %s\n", keys.v[i],
-		       mdc_json_get_str(conf, keys.v[i], ""));
+	/* the live slurmctld's spelling of an equal value (00:10:00 for 10);
+	 * a live value that differs is runtime: the regeneration resets it */
+	have_live = !mdc_live_config(&live, &lctx);
+	if (!have_live && !quiet)
+		fprintf(stderr, "%s: note: the live slurmctld did not answer (%s): showing the managed spec only\n",
+			progname, lctx.msg);
+	for (size_t i = 0; i < keys.n; i++) {
+		const char *want = mdc_json_get_str(conf, keys.v[i], "");
+		const char *lv = have_live ? mdc_kvs_get(&live, keys.v[i]) : NULL;
+
+		if (lv && mdc_live_value_eq(keys.v[i], lv, want))
+			printf("%-23s = %s\n", keys.v[i], lv);
+		else if (lv)
+			printf("%-23s = %s (MdcLiveOnly: live %s until the next regeneration)\n",
+			       keys.v[i], want, lv);
+		else
+			printf("%-23s = %s\n", keys.v[i], want);
+	}
+	mdc_kvs_free(&live);
 	mdc_strv_free(&keys);
 	return 0;
 }
@@ -253,7 +435,7 @@ out:
 	return rc;
 }
 
-static int run_show(const struct scx_cmd *cmd, bool oneliner, struct mdc_ctx *ctx)
+static int run_show(const struct scx_cmd *cmd, bool oneliner, bool quiet, struct mdc_ctx *ctx)
 {
 	struct mdc_settings s = { 0 };
 	struct mdc_client *c = NULL;
@@ -264,10 +446,10 @@ static int run_show(const struct scx_cmd *cmd, bool oneliner, struct mdc_ctx *ct
 		goto out;
 	switch (cmd->verb) {
 	case SCX_SHOW_CONFIG:
-		rc = show_config(cluster, ctx);
+		rc = show_config(cluster, quiet, ctx);
 		break;
 	case SCX_SHOW_PART:
-		rc = show_partitions(cluster, cmd->name, oneliner, ctx);
+		rc = show_partitions(cluster, cmd->name, oneliner, quiet, ctx);
 		break;
 	default:
 		rc = show_nodesets(cluster, s.slurm_conf, cmd->name, oneliner, ctx);
@@ -306,12 +488,53 @@ static int live_as_update(struct mdc_strv *live, struct mdc_ctx *ctx)
 	return 0;
 }
 
+/* Does the live slurmctld already hold every setting of CMD?  A reload
+ * of the regenerated slurm.conf may have applied it before (or while) our
+ * own update ran: then that update's failure is no failure. */
+static bool live_has_settings(const struct scx_cmd *cmd)
+{
+	struct mdc_recs recs = MDC_RECS_INIT;
+	struct mdc_ctx ctx = { 0 };
+	const struct mdc_kvs *rec = NULL;
+	bool all = true;
+	int rc;
+
+	rc = cmd->verb == SCX_UPDATE_NODES ? mdc_live_nodes(cmd->name, &recs, &ctx) :
+	     mdc_live_partitions(&recs, &ctx);
+	if (rc)
+		return false;
+	for (size_t r = 0; r < recs.n; r++) {
+		rec = cmd->verb == SCX_UPDATE_NODES ? &recs.v[r] : mdc_recs_find(&recs, cmd->name);
+		if (!rec) {
+			all = false;
+			break;
+		}
+		for (size_t i = 0; i < cmd->kv.n; i++) {
+			const char *key = cmd->kv.v[i].key, *lv;
+
+			/* scontrol shows Features as AvailableFeatures; Nodes as
+			 * hosts, not pools: not compared */
+			if (!strcmp(key, "Nodes"))
+				continue;
+			lv = mdc_kvs_get(rec, !strcmp(key, "Features") ? "AvailableFeatures" : key);
+			if (!lv || !mdc_live_value_eq(key, lv, cmd->kv.v[i].value))
+				all = false;
+		}
+		if (cmd->verb != SCX_UPDATE_NODES)
+			break;
+	}
+	mdc_recs_free(&recs);
+	return all && rec;
+}
+
 /* Apply LIVE (the real scontrol words) to the running slurmctld.  The
  * emulator (or the service) regenerates and reloads on its own schedule,
  * possibly while we run: a create whose partition exists becomes an
- * update, a delete whose partition is gone is done — judged before the
- * command and, when it fails, once more after it (a reload can land in
- * between). */
+ * update, a delete whose partition is gone is done, an update whose
+ * values are already live is done -- judged before the command and, when
+ * it fails, again for a few seconds after it (a reload can land in
+ * between: "Active features not subset" while the old features are still
+ * active, then the reload brings the new ones). */
 static int apply_live(const struct scx_cmd *cmd, struct mdc_strv *live, struct mdc_ctx *ctx)
 {
 	struct mdc_ctx first = { 0 };
@@ -324,37 +547,86 @@ static int apply_live(const struct scx_cmd *cmd, struct mdc_strv *live, struct m
 		return rc;
 	if (!mdc_live_update(live->v, &first))
 		return 0;
-	if (cmd->verb == SCX_DELETE_PART && !live_has_partition(cmd->name))
-		return 0;
-	if (cmd->verb == SCX_CREATE_PART && strcmp(live->v[0], "update") &&
-	    live_has_partition(cmd->name)) {
-		if ((rc = live_as_update(live, ctx)))
-			return rc;
-		return mdc_live_update(live->v, ctx);
+	/* without a NodeFeatures plugin slurmctld makes the active features
+	 * the available ones, but first checks the OLD active ones against the
+	 * new available ones: say both (scontrol's own remedy) */
+	if (cmd->verb == SCX_UPDATE_NODES && mdc_kvs_get(&cmd->kv, "Features") &&
+	    strstr(first.msg, "subset")) {
+		struct mdc_ctx second = { 0 };
+
+		if ((rc = mdc_strv_pushf(live, "ActiveFeatures=%s", mdc_kvs_get(&cmd->kv, "Features"))))
+			return mdc_fail(ctx, rc, "out of memory");
+		if (!mdc_live_update(live->v, &second))
+			return 0;
+	}
+	/* no slurmctld answered: no reload can land either */
+	if (strstr(first.msg, "Unable to contact"))
+		return mdc_fail(ctx, first.err, "%s", first.msg);
+	for (int tries = 0; tries < 20; tries++) {
+		struct timespec ts = { 0, 500 * 1000 * 1000 };
+
+		if (cmd->verb == SCX_DELETE_PART && !live_has_partition(cmd->name))
+			return 0;
+		if ((cmd->verb == SCX_UPDATE_PART || cmd->verb == SCX_UPDATE_NODES) &&
+		    live_has_settings(cmd))
+			return 0;
+		if (cmd->verb == SCX_CREATE_PART && strcmp(live->v[0], "update") &&
+		    live_has_partition(cmd->name)) {
+			if ((rc = live_as_update(live, ctx)))
+				return rc;
+			return mdc_live_update(live->v, ctx);
+		}
+		if (cmd->verb == SCX_DELETE_PART)
+			break;	/* "Partition is in use": waiting does not help */
+		nanosleep(&ts, NULL);
 	}
 	return mdc_fail(ctx, first.err, "%s", first.msg);
 }
 
-static int run_persist(const struct scx_cmd *cmd, bool quiet, struct mdc_ctx *ctx)
+/* The plan's question about jobs in a partition it removes. */
+static int partition_jobs(const char *partition, struct mdc_strv *jobs, void *arg,
+			  struct mdc_ctx *ctx)
+{
+	return mdc_live_partition_jobs(arg, partition, jobs, ctx);
+}
+
+static int run_persist(const struct scx_cmd *cmd, bool quiet, bool force, struct mdc_ctx *ctx)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
 	struct mdc_strv live = MDC_STRV_INIT, notes = MDC_STRV_INIT;
 	struct mdc_update_opts o = { .plan.mode = MDC_MODE_USER_ONLY };
+	struct mdc_plan plan;
 	struct mdc_settings s = { 0 };
 	struct mdc_client *c = NULL;
 	json_object *op = NULL;
 	int rc;
 
+	memset(&plan, 0, sizeof(plan));
 	/* everything is checked before anything is sent or applied */
 	if ((rc = connect_api(&s, &c, ctx)) ||
 	    (rc = scx_intent(cmd, s.slurm_conf, &in, &live, &notes, ctx)))
 		goto out;
 	o.lro.progress = isatty(2);
-	if ((rc = mdc_update_run(c, &s, &in, &o, NULL, &op, ctx))) {
+	o.plan.partition_jobs = partition_jobs;
+	o.plan.partition_jobs_arg = s.slurm_conf;
+	o.plan.force = force;
+	if ((rc = mdc_update_run(c, &s, &in, &o, &plan, &op, ctx))) {
 		mdc_ctx_prefix(ctx, "not persisted, and the live slurmctld was left unchanged");
 		goto out;
 	}
+	for (size_t i = 0; !quiet && i < plan.warnings.n; i++)
+		fprintf(stderr, "%s: warning: %s\n", progname, plan.warnings.v[i]);
 	if ((rc = apply_live(cmd, &live, ctx))) {
+		if (cmd->verb == SCX_DELETE_PART && force) {
+			/* --force: the user accepted that the jobs end; slurmctld
+			 * keeps the partition until the regeneration removes it */
+			if (!quiet)
+				fprintf(stderr, "%s: note: the live slurmctld keeps partition %s while jobs are in it (%s): the next regeneration removes it and ends them\n",
+					progname, cmd->name, ctx->msg);
+			mdc_ctx_clear(ctx);
+			rc = 0;
+			goto out;
+		}
 		mdc_ctx_prefix(ctx, "persisted through the managed API (the next regeneration applies it), but the live update failed");
 		goto out;
 	}
@@ -365,6 +637,7 @@ static int run_persist(const struct scx_cmd *cmd, bool quiet, struct mdc_ctx *ct
 			progname, scx_verb_name(cmd->verb), cmd->name,
 			op ? "" : " (no change needed in the managed spec)");
 out:
+	mdc_plan_free(&plan);
 	json_object_put(op);
 	mdc_client_free(c);
 	mdc_settings_free(&s);
@@ -376,44 +649,30 @@ out:
 
 /* ---------------------------------------------------------------- main */
 
-/* scontrol's options: those taking a value, and flags.  Ours are handled;
- * the rest only matter to the real scontrol, so they pass with the command. */
-static const struct { const char *s, *l; bool arg; } sc_opts[] = {
-	{ "-a", "--all", false }, { "-d", "--details", false }, { "-F", "--future", false },
-	{ "-M", "--clusters", true }, { "-u", "--uid", true }, { NULL, "--local", false },
-	{ NULL, "--sibling", false }, { NULL, "--federation", false }, { NULL, "--hide", false },
-	{ NULL, "--json", false }, { NULL, "--yaml", false },
+/* scontrol.c main(): the same options, read by the same getopt_long, so
+ * that abbreviations (--one, --det) and permutations mean the same;
+ * --force is ours. */
+enum { OPT_FEDR = 0x100, OPT_HIDE, OPT_LOCAL, OPT_SIBLING, OPT_FORCE };
+static const struct option sc_long[] = {
+	{ "all", no_argument, NULL, 'a' }, { "cluster", required_argument, NULL, 'M' },
+	{ "clusters", required_argument, NULL, 'M' }, { "details", no_argument, NULL, 'd' },
+	{ "federation", no_argument, NULL, OPT_FEDR }, { "future", no_argument, NULL, 'F' },
+	{ "help", no_argument, NULL, 'h' }, { "hide", no_argument, NULL, OPT_HIDE },
+	{ "local", no_argument, NULL, OPT_LOCAL }, { "oneliner", no_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'Q' }, { "sibling", no_argument, NULL, OPT_SIBLING },
+	{ "uid", required_argument, NULL, 'u' }, { "usage", no_argument, NULL, 'h' },
+	{ "verbose", no_argument, NULL, 'v' }, { "version", no_argument, NULL, 'V' },
+	{ "force", no_argument, NULL, OPT_FORCE }, { NULL, 0, NULL, 0 },
 };
-
-/* 1 if ARG is a known pass-only option (*TAKES: it consumes the next word
- * unless written --opt=value or -Mvalue), 0 if unknown. */
-static int known_opt(const char *arg, bool *takes)
-{
-	for (size_t i = 0; i < sizeof(sc_opts) / sizeof(sc_opts[0]); i++) {
-		const char *sh = sc_opts[i].s, *lo = sc_opts[i].l;
-		size_t ll = strlen(lo);
-
-		if ((sh && !strcmp(arg, sh)) || !strcmp(arg, lo)) {
-			*takes = sc_opts[i].arg;
-			return 1;
-		}
-		/* --clusters=X, -MX */
-		if (sc_opts[i].arg && ((!strncmp(arg, lo, ll) && arg[ll] == '=') ||
-				       (sh && !strncmp(arg, sh, 2) && arg[2]))) {
-			*takes = false;
-			return 1;
-		}
-	}
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
 	struct mdc_ctx ctx = { 0 };
 	struct scx_cmd cmd;
-	bool oneliner = false, quiet = false;
-	const char *other_opt = NULL;
-	int i, rc;
+	bool oneliner = false, quiet = false, force = false, bad_opt = false;
+	const char *other_cluster = getenv("SLURM_CLUSTERS");
+	char **orig = calloc((size_t) argc + 1, sizeof(*orig)), *force_arg = NULL;
+	int c, rc, n = 0;
 
 	mdc_log_init(progname);
 	/* it may hold a token: no core file, no ptrace by the same user */
@@ -429,60 +688,73 @@ int main(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		mdc_intr_watch(&interrupted);
 	}
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-		bool takes = false;
-
-		if (!strcmp(a, "--")) {
-			i++;
+	if (!orig) {
+		fprintf(stderr, "%s: error: out of memory\n", progname);
+		return 1;
+	}
+	/* getopt_long permutes ARGV: keep it as given for the real scontrol */
+	memcpy(orig, argv, (size_t) argc * sizeof(*argv));
+	opterr = 0;
+	while (1) {
+		if (optind < argc && !strncasecmp(argv[optind], "setdebugflags", 8))
+			break;	/* scontrol's rule: "-flag" words follow it */
+		if ((c = getopt_long(argc, argv, "adhM:FoQu:vV", sc_long, NULL)) == -1)
 			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
+			free(orig);
 			return finish(0);
-		}
-		if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+		case 'V':
 			printf("%s (%s) %s\n", progname, PACKAGE_NAME, PACKAGE_VERSION);
+			free(orig);
 			return finish(0);
-		}
-		if (!strcmp(a, "-o") || !strcmp(a, "--oneliner"))
-			oneliner = true;
-		else if (!strcmp(a, "-Q") || !strcmp(a, "--quiet"))
-			quiet = true;
-		else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
-			mdc_log_set_level(MDC_LOG_DEBUG);
-		else if (known_opt(a, &takes)) {
-			other_opt = other_opt ? other_opt : a;
-			i += takes;
-		} else {
-			fprintf(stderr, "%s: error: unknown option '%s'\nTry '%s --help'.\n",
-				progname, a, progname);
-			return mdc_exit_code(MDC_ERR_USAGE);
+		case 'o': oneliner = true; break;
+		case 'Q': quiet = true; break;
+		case 'v': mdc_log_set_level(MDC_LOG_DEBUG); break;
+		case 'M': other_cluster = optarg; break;
+		case OPT_FORCE: force = true; force_arg = argv[optind - 1]; break;
+		case '?': bad_opt = true; break;	/* the real scontrol says what */
+		default: break;
 		}
 	}
-	if (i >= argc) {
+	if (optind >= argc) {
+		fprintf(stderr, "%s: error: give a command: mdc-scontrol has no interactive mode (scontrol's would make runtime-only changes)\n",
+			progname);
 		usage(stderr);
+		free(orig);
 		return mdc_exit_code(MDC_ERR_USAGE);
 	}
-	if ((rc = scx_parse(argc - i, argv + i, &cmd, &ctx)))
+	if ((rc = scx_parse(argc - optind, argv + optind, &cmd, &ctx))) {
+		free(orig);
 		return fail(&ctx);
-	/* -M another cluster, --json...: only the real scontrol knows them.
-	 * A persistent command must not silently become a runtime one. */
-	if (other_opt && cmd.verb >= SCX_UPDATE_PART && cmd.verb <= SCX_UPDATE_NODES) {
-		fprintf(stderr, "%s: error: scontrol's option '%s' does not go with a persistent %s: drop it, or use scontrol for a runtime-only change\n",
-			progname, other_opt, scx_verb_name(cmd.verb));
+	}
+	if (!bad_opt && other_cluster && *other_cluster &&
+	    cmd.verb >= SCX_UPDATE_PART && cmd.verb <= SCX_UPDATE_NODES) {
+		fprintf(stderr, "%s: error: %s names another cluster ('%s'): a persistent %s would reach only its live slurmctld; drop it, or use scontrol for a runtime-only change\n",
+			progname, getenv("SLURM_CLUSTERS") && other_cluster == getenv("SLURM_CLUSTERS") ?
+			"SLURM_CLUSTERS" : "-M/--clusters", other_cluster, scx_verb_name(cmd.verb));
 		scx_cmd_free(&cmd);
+		free(orig);
 		return mdc_exit_code(MDC_ERR_USAGE);
 	}
-	if (cmd.verb == SCX_PASS || other_opt) {
+	if (cmd.verb == SCX_PASS || bad_opt) {
+		if (cmd.note && !quiet)
+			fprintf(stderr, "%s: note: %s\n", progname, cmd.note);
 		scx_cmd_free(&cmd);
-		return pass_through(argv);
+		/* our --force means nothing to scontrol */
+		for (int i = 0; i < argc; i++)
+			if (orig[i] != force_arg)
+				orig[n++] = orig[i];
+		orig[n] = NULL;
+		return pass_through(orig);
 	}
+	free(orig);
 	mdc_debug("%s %s", scx_verb_name(cmd.verb), cmd.name ? cmd.name : "");
 	if (cmd.verb >= SCX_SHOW_CONFIG)
-		rc = run_show(&cmd, oneliner, &ctx);
+		rc = run_show(&cmd, oneliner, quiet, &ctx);
 	else
-		rc = run_persist(&cmd, quiet, &ctx);
+		rc = run_persist(&cmd, quiet, force, &ctx);
 	scx_cmd_free(&cmd);
 	return finish(rc ? fail(&ctx) : 0);
 }

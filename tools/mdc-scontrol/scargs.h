@@ -1,12 +1,18 @@
 /* scargs.h - scontrol's command syntax, as far as mdc-scontrol handles it
  * itself: which commands are persisted through the managed API, which are
  * answered from the managed spec, and which go to the real scontrol.
- * (owner: scontrol)
+ *
+ * Words are matched the way scontrol 22.05 matches them (src/scontrol/
+ * scontrol.c, update_part.c, update_node.c): a keyword may be abbreviated
+ * down to a minimum length and is compared case-insensitively, and the
+ * first entry of scontrol's own chain that matches wins.  The tables in
+ * scargs.c copy those chains in order.  (owner: scontrol)
  */
 #ifndef SCARGS_H
 #define SCARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include "mdc_err.h"
 #include "mdc_intent.h"
 #include "mdc_live.h"
@@ -16,24 +22,34 @@ enum scx_verb {
 	SCX_UPDATE_PART,	/* update PartitionName=X K=V... */
 	SCX_CREATE_PART,	/* create PartitionName=X Nodes=... K=V... */
 	SCX_DELETE_PART,	/* delete PartitionName=X */
-	SCX_UPDATE_NODES,	/* update NodeName=NODES Weight=|Features=|Gres= */
+	SCX_UPDATE_NODES,	/* update NodeName=NODES Weight=|Features=|Gres=|CpuBind= */
 	SCX_SHOW_CONFIG,	/* show config */
 	SCX_SHOW_PART,		/* show partition [X] */
-	SCX_SHOW_NODESET,	/* show nodeset [X] */
+	SCX_SHOW_NODESET,	/* show nodeset [X] (ours: scontrol has no such entity) */
 };
 
 struct scx_cmd {
 	enum scx_verb verb;
 	char *name;		/* partition, node list or nodeset; NULL if none */
-	struct mdc_kvs kv;	/* the other pairs, quotes removed, in order */
+	/* the other pairs: keys in their canonical slurm.conf spelling
+	 * (MaxT= -> MaxTime), values with scontrol's quotes removed and
+	 * scontrol's abbreviated words spelt out (Hidden=y -> YES) */
+	struct mdc_kvs kv;
+	/* SCX_PASS of a command that looks like a setting but is runtime
+	 * state (node State=, Reason=...): what to tell the user; else NULL */
+	char *note;
 };
 
+/* Does WORD (its first LEN characters) name KEYWORD as scontrol reads it:
+ * xstrncasecmp(word, keyword, MAX(len, min)) == 0, i.e. a prefix of at
+ * least MIN characters, any case, not longer than KEYWORD. */
+bool scx_abbrev(const char *word, size_t len, const char *keyword, size_t min);
+
 /* Classify the command words ARGV[0..ARGC) (scontrol's options already
- * taken off).  Keywords are case-insensitive whole words; values keep
- * their case, with scontrol's quotes ("..." or '...') removed.  A command
- * mdc-scontrol does not handle is SCX_PASS (never an error).  Errors
- * (MDC_ERR_USAGE) are for handled commands written wrong.  Free CMD with
- * scx_cmd_free. */
+ * taken off).  A command mdc-scontrol does not handle is SCX_PASS (never
+ * an error).  Errors (MDC_ERR_USAGE, MDC_ERR_INVAL) are for handled
+ * commands written wrong: scontrol would refuse them too, and we say why.
+ * Free CMD with scx_cmd_free. */
 int scx_parse(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx);
 void scx_cmd_free(struct scx_cmd *cmd);
 
@@ -44,8 +60,8 @@ const char *scx_verb_name(enum scx_verb verb);
  * scontrol arguments (LIVE, NULL-terminated in LIVE->v), checking every
  * key and value against the option tables.  CONF_PATH is the live
  * slurm.conf whose NodeSet lines map node names to pools.  NOTES receives
- * what is applied live only (e.g. State=).  All outputs are appended; the
- * caller frees them. */
+ * what the user should know (e.g. Nodes= widened to whole pools).  All
+ * outputs are appended; the caller frees them. */
 int scx_intent(const struct scx_cmd *cmd, const char *conf_path, struct mdc_intent *in,
 	       struct mdc_strv *live, struct mdc_strv *notes, struct mdc_ctx *ctx);
 

@@ -38,7 +38,7 @@ static int part_pairs(const struct scx_cmd *cmd, const char *conf_path, struct m
 		const char *key = cmd->kv.v[i].key, *val = cmd->kv.v[i].value;
 		const struct sc_option *opt;
 
-		if (mdc_key_eq(key, "Nodes")) {
+		if (!strcmp(key, "Nodes")) {
 			struct mdc_strv pools = MDC_STRV_INIT;
 			char *names = NULL;
 
@@ -64,7 +64,7 @@ static int part_pairs(const struct scx_cmd *cmd, const char *conf_path, struct m
 			free(names);
 			mdc_strv_free(&pools);
 			continue;
-		} else if (mdc_key_eq(key, "Default")) {
+		} else if (!strcmp(key, "Default")) {
 			if (!strcasecmp(val, "YES")) {
 				if (!mdc_intent_add(in, MDC_OP_PART_DEFAULT, cmd->name, NULL, NULL))
 					rc = MDC_ERR_NOMEM;
@@ -74,13 +74,6 @@ static int part_pairs(const struct scx_cmd *cmd, const char *conf_path, struct m
 					      what, val);
 				break;
 			}
-		} else if (mdc_key_eq(key, "State")) {
-			/* UP/DOWN/DRAIN is how admins take a partition out for
-			 * maintenance: a runtime state, not a setting to persist */
-			if ((rc = check_pair(what, SC_SCOPE_PARTITION, key, val, &opt, ctx)))
-				break;
-			rc = mdc_strv_pushf(notes, "%s State=%s: applied to the live slurmctld only (runtime state, not persisted)",
-					    what, val);
 		} else {
 			if ((rc = check_pair(what, SC_SCOPE_PARTITION, key, val, &opt, ctx)))
 				break;
@@ -159,13 +152,10 @@ int scx_intent(const struct scx_cmd *cmd, const char *conf_path, struct mdc_inte
 			const char *key = cmd->kv.v[i].key, *val = cmd->kv.v[i].value;
 			const struct sc_option *opt;
 
-			/* scontrol's AvailableFeatures is slurm.conf's Features */
-			if (mdc_key_eq(key, "AvailableFeatures"))
-				key = "Features";
 			if ((rc = check_pair(what, SC_SCOPE_NODE, key, val, &opt, ctx)))
 				goto out;
 			if (!mdc_intent_add(in, MDC_OP_NODESET_SET, pool, opt->name, val) ||
-			    live_push(live, cmd->kv.v[i].key, val))
+			    live_push(live, key, val))
 				goto nomem;
 		}
 		break;

@@ -13,7 +13,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <stdbool.h>
+#include "mdc_json.h"
 #include "mdc_live.h"
+#include "mdc_plan.h"
 #include "mdc_str.h"
 #include "scargs.h"
 
@@ -71,6 +73,16 @@ static void test_parse_update_partition(void **state)
 	assert_string_equal(cmd.name, "gpu");
 	scx_cmd_free(&cmd);
 
+	/* a key of the other entity says where it belongs */
+	assert_int_equal(parse("update PartitionName=gpu Weight=5", &cmd, &ctx), MDC_ERR_INVAL);
+	assert_string_equal(ctx.msg, "update partition: unknown key 'Weight': Weight is a node key: mdc-scontrol update NodeName=NODES Weight=5");
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(parse("update NodeName=vm MaxTime=5", &cmd, &ctx), MDC_ERR_INVAL);
+	assert_string_equal(ctx.msg, "update nodes: unknown key 'MaxTime': MaxTime is a partition key: mdc-scontrol update PartitionName=PARTITION MaxTime=5");
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+
 	/* nothing to set is a usage error */
 	assert_int_equal(parse("update PartitionName=gpu", &cmd, &ctx), MDC_ERR_USAGE);
 	assert_non_null(strstr(ctx.msg, "at least one"));
@@ -99,9 +111,10 @@ static void test_parse_create_delete(void **state)
 	assert_string_equal(cmd.name, "long");
 	scx_cmd_free(&cmd);
 
-	assert_int_equal(parse("delete PartitionName=long MaxTime=1", &cmd, &ctx), MDC_ERR_USAGE);
+	/* scontrol: "Invalid deletion entity" (two words: ENTITY ID) */
+	assert_int_equal(parse("delete PartitionName=long MaxTime=1", &cmd, &ctx), 0);
+	assert_int_equal(cmd.verb, SCX_PASS);
 	scx_cmd_free(&cmd);
-	mdc_ctx_clear(&ctx);
 
 	/* reservations are the real scontrol's */
 	assert_int_equal(parse("create ReservationName=r StartTime=now Duration=10 Nodes=ALL Users=root", &cmd, &ctx), 0);
@@ -124,9 +137,24 @@ static void test_parse_nodes(void **state)
 	assert_int_equal(cmd.kv.n, 2);
 	scx_cmd_free(&cmd);
 
-	/* node state is runtime: the real scontrol */
+	/* node state is runtime: the real scontrol, with a note saying so */
 	assert_int_equal(parse("update NodeName=vm State=DRAIN Reason=maint", &cmd, &ctx), 0);
 	assert_int_equal(cmd.verb, SCX_PASS);
+	assert_non_null(cmd.note);
+	assert_non_null(strstr(cmd.note, "runtime"));
+	scx_cmd_free(&cmd);
+	/* dynamic nodes likewise */
+	assert_int_equal(parse("create NodeName=dyn CPUs=1 State=CLOUD", &cmd, &ctx), 0);
+	assert_int_equal(cmd.verb, SCX_PASS);
+	assert_non_null(cmd.note);
+	scx_cmd_free(&cmd);
+	assert_int_equal(parse("delete nodename=dyn", &cmd, &ctx), 0);
+	assert_int_equal(cmd.verb, SCX_PASS);
+	assert_non_null(cmd.note);
+	scx_cmd_free(&cmd);
+	/* a job update is not ours and says nothing */
+	assert_int_equal(parse("update JobId=5 TimeLimit=3", &cmd, &ctx), 0);
+	assert_null(cmd.note);
 	scx_cmd_free(&cmd);
 
 	/* mixing both kinds is refused with a hint */
@@ -145,12 +173,18 @@ static void test_parse_show_and_pass(void **state)
 		{ "show nodeset cpu", SCX_SHOW_NODESET, "cpu" },
 		{ "show job 12", SCX_PASS, NULL },
 		{ "show node vm", SCX_PASS, NULL },
-		/* whole words only: scontrol's abbreviations go to scontrol */
-		{ "show part", SCX_PASS, NULL },
+		/* scontrol's abbreviations, as far as scontrol allows them */
+		{ "show part", SCX_SHOW_PART, NULL },
+		{ "sho pa debug", SCX_SHOW_PART, "debug" },
+		{ "show p", SCX_PASS, NULL },
+		{ "show c", SCX_SHOW_CONFIG, NULL },
+		{ "show ca", SCX_PASS, NULL },
+		{ "sh part", SCX_PASS, NULL },
 		{ "ping", SCX_PASS, NULL },
 		{ "reconfigure", SCX_PASS, NULL },
 		{ "update JobId=12 TimeLimit=10", SCX_PASS, NULL },
-		{ "upd PartitionName=x MaxTime=1", SCX_PASS, NULL },
+		{ "upd PartitionName=x MaxTime=1", SCX_UPDATE_PART, "x" },
+		{ "show config x", SCX_PASS, NULL },
 	};
 	struct mdc_ctx ctx = { 0 };
 	struct scx_cmd cmd;
@@ -166,8 +200,129 @@ static void test_parse_show_and_pass(void **state)
 			assert_null(cmd.name);
 		scx_cmd_free(&cmd);
 	}
-	assert_int_equal(parse("show config x", &cmd, &ctx), MDC_ERR_USAGE);
-	scx_cmd_free(&cmd);
+}
+
+/* Every spelling scontrol 22.05 reads as the same command is the same
+ * command here (src/scontrol/scontrol.c, update_part.c, update_node.c);
+ * the spellings it refuses are refused or left to it. */
+static void test_parse_abbrev(void **state)
+{
+	static const struct {
+		const char *line;
+		int rc;
+		enum scx_verb verb;
+		const char *name, *pairs;	/* "K=V K=V" canonical, in order */
+	} cases[] = {
+		{ "update partition=high MaxTime=60", 0, SCX_UPDATE_PART, "high", "MaxTime=60" },
+		{ "update part=high maxt=60", 0, SCX_UPDATE_PART, "high", "MaxTime=60" },
+		{ "u PartitionName=high MaxT=60", 0, SCX_UPDATE_PART, "high", "MaxTime=60" },
+		{ "UPD PAR=high MAXTIME=60", 0, SCX_UPDATE_PART, "high", "MaxTime=60" },
+		{ "update MaxTim=60 partitionname=high", 0, SCX_UPDATE_PART, "high", "MaxTime=60" },
+		/* scontrol needs 3 letters of the entity, 4 of MaxTime */
+		{ "update Pa=high MaxTime=60", 0, SCX_PASS, NULL, NULL },
+		{ "update PartitionName=high Max=60", MDC_ERR_INVAL, SCX_PASS, NULL, NULL },
+		{ "update PartitionName=high MaxTimes=60", MDC_ERR_INVAL, SCX_PASS, NULL, NULL },
+		{ "update PartitionName=high MaxTime", MDC_ERR_USAGE, SCX_PASS, NULL, NULL },
+		/* first match of scontrol's chain; value words abbreviated too */
+		{ "update PartitionName=high D=y", 0, SCX_UPDATE_PART, "high", "DisableRootJobs=YES" },
+		{ "update PartitionName=high Default=y", 0, SCX_UPDATE_PART, "high", "Default=YES" },
+		{ "update PartitionName=high DefaultT=5", 0, SCX_UPDATE_PART, "high", "DefaultTime=5" },
+		{ "update PartitionName=high h=n lln=YES", 0, SCX_UPDATE_PART, "high", "Hidden=NO LLN=YES" },
+		{ "update PartitionName=high sh=force:2", 0, SCX_UPDATE_PART, "high", "OverSubscribe=FORCE:2" },
+		{ "update PartitionName=high overs=e", 0, SCX_UPDATE_PART, "high", "OverSubscribe=EXCLUSIVE" },
+		{ "update PartitionName=high st=d", 0, SCX_UPDATE_PART, "high", "State=DOWN" },
+		{ "update PartitionName=high state=dr", 0, SCX_UPDATE_PART, "high", "State=DRAIN" },
+		{ "update PartitionName=high State=bogus", MDC_ERR_INVAL, SCX_PASS, NULL, NULL },
+		{ "update PartitionName=high pri=5", 0, SCX_UPDATE_PART, "high",
+		  "PriorityJobFactor=5 PriorityTier=5" },
+		{ "update PartitionName=high Priority=5 PriorityT=2", 0, SCX_UPDATE_PART, "high",
+		  "PriorityJobFactor=5 PriorityTier=2" },
+		{ "update PartitionName=high qos=normal t=cpu=1.0", 0, SCX_UPDATE_PART, "high",
+		  "QOS=normal TRESBillingWeights=cpu=1.0" },
+		{ "update PartitionName=high MaxTime=5 MaxTime=6", 0, SCX_UPDATE_PART, "high", "MaxTime=6" },
+		{ "update PartitionName=high JobDefaults=x", MDC_ERR_REFUSED, SCX_PASS, NULL, NULL },
+		{ "update PartitionName=x ReservationName=y", 0, SCX_PASS, NULL, NULL },
+		{ "update PartitionName=high", MDC_ERR_USAGE, SCX_PASS, NULL, NULL },
+		/* create and delete */
+		{ "create part=new nodes=cpu-0", 0, SCX_CREATE_PART, "new", "Nodes=cpu-0" },
+		{ "cr PartitionName=new N=cpu-0", 0, SCX_CREATE_PART, "new", "Nodes=cpu-0" },
+		{ "c PartitionName=new Nodes=cpu-0", 0, SCX_PASS, NULL, NULL },
+		{ "create PartitionName=default Nodes=cpu-0", MDC_ERR_USAGE, SCX_PASS, NULL, NULL },
+		{ "del partition=old", 0, SCX_DELETE_PART, "old", "" },
+		{ "delete part old", 0, SCX_DELETE_PART, "old", "" },
+		{ "de PartitionName=old", 0, SCX_PASS, NULL, NULL },	/* "details" */
+		{ "d PartitionName=old", 0, SCX_PASS, NULL, NULL },
+		/* nodes */
+		{ "update NodeName=vm w=3 f=a", 0, SCX_UPDATE_NODES, "vm", "Weight=3 Features=a" },
+		{ "update nodename=vm avail=x g=gpu:1", 0, SCX_UPDATE_NODES, "vm", "Features=x Gres=gpu:1" },
+		{ "update nodename=vm CpuBind=cores", 0, SCX_UPDATE_NODES, "vm", "CpuBind=cores" },
+		{ "update NodeName=vm av=x", MDC_ERR_INVAL, SCX_PASS, NULL, NULL },
+		{ "update Nod=vm s=drain r=x", 0, SCX_PASS, NULL, NULL },
+		{ "update NodeName=vm act=x", 0, SCX_PASS, NULL, NULL },
+		{ "update JobId=1 Partition=x", 0, SCX_PASS, NULL, NULL },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mdc_ctx ctx = { 0 };
+		struct scx_cmd cmd;
+		struct mdc_strv got = MDC_STRV_INIT;
+		char *joined;
+		int rc = parse(cases[i].line, &cmd, &ctx);
+
+		if (rc != cases[i].rc || cmd.verb != cases[i].verb)
+			fail_msg("'%s': rc %d verb %d (%s), want rc %d verb %d", cases[i].line, rc,
+				 cmd.verb, ctx.msg, cases[i].rc, cases[i].verb);
+		if (cases[i].name) {
+			assert_non_null(cmd.name);
+			assert_string_equal(cmd.name, cases[i].name);
+		}
+		for (size_t k = 0; k < cmd.kv.n; k++)
+			mdc_strv_pushf(&got, "%s=%s", cmd.kv.v[k].key, cmd.kv.v[k].value);
+		joined = mdc_strv_join(&got, " ");
+		if (cases[i].pairs && strcmp(joined, cases[i].pairs))
+			fail_msg("'%s': pairs '%s', want '%s'", cases[i].line, joined, cases[i].pairs);
+		free(joined);
+		mdc_strv_free(&got);
+		scx_cmd_free(&cmd);
+	}
+}
+
+/* A removal the plan makes asks for the partition's jobs and is refused
+ * while there are any, unless force. */
+static int fake_jobs(const char *partition, struct mdc_strv *jobs, void *arg, struct mdc_ctx *ctx)
+{
+	(void) ctx;
+	(void) arg;
+	return strcmp(partition, "busy") ? 0 : mdc_strv_push(jobs, "12 (PENDING)");
+}
+
+static void test_plan_busy_partition(void **state)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_intent in = MDC_INTENT_INIT;
+	struct mdc_plan plan;
+	struct mdc_plan_opts opts = { .mode = MDC_MODE_USER_ONLY, .partition_jobs = fake_jobs };
+	json_object *cl = NULL;
+	const char *json = "{\"name\":\"c\",\"orchestrator_spec\":{\"slurm_spec\":{"
+		"\"default_partition_id\":\"idle\",\"partitions\":["
+		"{\"id\":\"idle\",\"node_pool_ids\":[\"cpu\"]},{\"id\":\"busy\",\"node_pool_ids\":[\"cpu\"]}]}},"
+		"\"node_pools\":[{\"id\":\"cpu\"}]}";
+
+	(void) state;
+	assert_int_equal(mdc_json_parse(json, strlen(json), &cl, &ctx), 0);
+	assert_non_null(mdc_intent_add(&in, MDC_OP_PART_DELETE, "busy", NULL, NULL));
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "partition 'busy' still holds jobs 12 (PENDING)"));
+	assert_non_null(strstr(ctx.msg, "--force"));
+	mdc_plan_free(&plan);
+	opts.force = true;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), 0);
+	assert_int_equal(plan.warnings.n >= 1, 1);
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	json_object_put(cl);
 }
 
 static void test_live_parse_partitions(void **state)
@@ -394,6 +549,8 @@ int main(void)
 		cmocka_unit_test(test_parse_create_delete),
 		cmocka_unit_test(test_parse_nodes),
 		cmocka_unit_test(test_parse_show_and_pass),
+		cmocka_unit_test(test_parse_abbrev),
+		cmocka_unit_test(test_plan_busy_partition),
 		cmocka_unit_test(test_live_parse_partitions),
 		cmocka_unit_test(test_live_parse_node_and_config),
 		cmocka_unit_test(test_live_times),

@@ -97,8 +97,9 @@ int cmd_describe(struct mdcctl *g, int argc, char **argv)
 		rc = mdcctl_fail(g, &ctx);
 		goto out;
 	}
+	/* json, yaml, value(): the resource as the API (and gcloud) shows it */
 	if (g->format == MDCCTL_JSON)
-		mdcctl_print_json(cl);
+		mdcctl_print_resource(cl);
 	else
 		cluster_print_text(cl);
 out:
@@ -143,7 +144,7 @@ int cmd_list(struct mdcctl *g, int argc, char **argv)
 	if ((rc = mdc_cluster_list(c, parent, &list, &ctx)))
 		goto fail;
 	if (g->format == MDCCTL_JSON) {
-		mdcctl_print_json(list);
+		mdcctl_print_resource(list);
 	} else {
 		for (size_t i = 0; i < json_object_array_length(list); i++) {
 			json_object *cl = json_object_array_get_idx(list, i);

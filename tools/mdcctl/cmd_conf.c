@@ -175,7 +175,7 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 		sc_conf_free(c);
 	}
 	if (arr) {
-		printf("%s\n", mdc_json_str(arr, true));
+		mdcctl_print_json(arr);
 		json_object_put(arr);
 	}
 	return mdcctl_finish(worst);
@@ -242,7 +242,7 @@ static int conf_dump(struct mdcctl *g, int argc, char **argv)
 			fprintf(stderr, "mdcctl: error: out of memory\n");
 			return mdc_exit_code(MDC_ERR_NOMEM);
 		}
-		printf("%s\n", mdc_json_str(o, true));
+		mdcctl_print_json(o);
 		json_object_put(o);
 	} else {
 		dump_text(c);

@@ -68,7 +68,9 @@ static int parse_popts(struct mdcctl *g, int argc, char **argv, bool takes_file,
 			break;
 		}
 		case 'h':
-			printf("usage: mdcctl %s [--base FILE]%s\n", argv[0],
+			/* every option this command takes (apply: the verify ones) */
+			printf("usage: mdcctl %s [--base FILE]%s%s\n", argv[0],
+			       !strcmp(argv[0], "apply") ? " [--no-verify] [--verify-timeout S]" : "",
 			       takes_file ? " [FILE]" : "");
 			return -1;
 		default:

@@ -104,6 +104,32 @@ static int scope_check_label(const char *key, const char *value, struct mdc_ctx 
 	return mdc_rules_check_label(key, value, ctx);
 }
 
+/* A key unknown in SCOPE that another scope knows: say where it belongs
+ * (MaxTime is a partition key) instead of "unknown key". */
+static void scope_other_hint(const char *key, const char *val, unsigned scope, struct mdc_ctx *ctx)
+{
+	static const struct { unsigned scope; const char *name, *cmd; } scopes[] = {
+		{ SC_SCOPE_CLUSTER, "cluster", "mdcctl config set" },
+		{ SC_SCOPE_PARTITION, "partition", "mdcctl partition update PARTITION" },
+		{ SC_SCOPE_NODE, "node", "mdcctl nodeset set POOL" },
+	};
+	const struct sc_option *opt;
+
+	if (sc_opt_find(key, scope))
+		return;	/* known here: the value was wrong, the message says so */
+	for (size_t i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++) {
+		if (scopes[i].scope == scope || !(opt = sc_opt_find(key, scopes[i].scope)) ||
+		    (opt->flags & SC_OPT_RECORD))
+			continue;
+		mdc_ctx_clear(ctx);
+		mdc_fail(ctx, MDC_ERR_INVAL, "%s is a %s key, not a %s one: %s %s=%s", opt->name,
+			 scopes[i].name, scope == SC_SCOPE_CLUSTER ? "cluster" :
+			 scope == SC_SCOPE_PARTITION ? "partition" : "node", scopes[i].cmd,
+			 opt->name, val ? val : "...");
+		return;
+	}
+}
+
 /* Add a SET op per "K=V" (SCOPE checked) or an UNSET op per "K". */
 static int scope_kv_ops(struct mdc_intent *in, enum mdc_op_kind kind, const char *id,
 			int argc, char **argv, unsigned scope, const char *where, bool set,
@@ -125,9 +151,11 @@ static int scope_kv_ops(struct mdc_intent *in, enum mdc_op_kind kind, const char
 			rc = mdc_fail(ctx, MDC_ERR_USAGE, "'%s': unset takes keys, not KEY=VALUE", argv[i]);
 			break;
 		}
-		if (scope)
+		if (scope) {
 			rc = mdcctl_check_kv(set ? key : argv[i], val, scope, where, ctx);
-		else
+			if (rc == MDC_ERR_INVAL)
+				scope_other_hint(set ? key : argv[i], val, scope, ctx);
+		} else
 			rc = scope_check_label(set ? key : argv[i], val, ctx);
 		if (!rc && !mdc_intent_add(in, kind, id, set ? key : argv[i], val))
 			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
@@ -196,7 +224,7 @@ int cmd_config(struct mdcctl *g, int argc, char **argv)
 			rc = mdcctl_fail(g, &ctx);
 			goto out;
 		}
-		rc = mdcctl_update(g, &in, "config");
+		rc = set ? mdcctl_update(g, &in, "config") : mdcctl_update_destructive(g, &in, "config");
 	} else {
 		rc = mdcctl_usage(g, "usage: mdcctl config show|get KEY|set KEY=VALUE...|unset KEY...");
 	}
@@ -283,7 +311,10 @@ int cmd_partition(struct mdcctl *g, int argc, char **argv)
 			} else if (!strncmp(argv[i], "--node-pools=", 13)) {
 				pools = argv[i] + 13;
 			} else if (!(rc = mdcctl_split_kv(argv[i], &key, &val, &ctx)) &&
-				   !(rc = mdcctl_check_kv(key, val, SC_SCOPE_PARTITION, where, &ctx))) {
+				   (rc = mdcctl_check_kv(key, val, SC_SCOPE_PARTITION, where, &ctx))) {
+				if (rc == MDC_ERR_INVAL)
+					scope_other_hint(key, val, SC_SCOPE_PARTITION, &ctx);
+			} else if (!rc) {
 				if (mdc_strv_push(&kv, argv[i]))
 					rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
 			}
@@ -333,9 +364,13 @@ int cmd_partition(struct mdcctl *g, int argc, char **argv)
 		if ((rc = scope_kv_ops(&in, MDC_OP_PART_UNSET, id, argc - 3, argv + 3, SC_SCOPE_PARTITION,
 				       where, false, &ctx)))
 			goto fail;
+		rc = mdcctl_update_destructive(g, &in, where);
+		goto out;
 	} else if (!strcmp(sub, "delete") && argc == 3) {
 		if (!mdc_intent_add(&in, MDC_OP_PART_DELETE, id, NULL, NULL))
 			goto nomem;
+		rc = mdcctl_update_destructive(g, &in, where);
+		goto out;
 	} else if (!strcmp(sub, "default") && argc == 3) {
 		if (!mdc_intent_add(&in, MDC_OP_PART_DEFAULT, id, NULL, NULL))
 			goto nomem;
@@ -393,7 +428,7 @@ int cmd_nodeset(struct mdcctl *g, int argc, char **argv)
 	if ((rc = scope_kv_ops(&in, !strcmp(sub, "set") ? MDC_OP_NODESET_SET : MDC_OP_NODESET_UNSET,
 			       pool, argc - 3, argv + 3, SC_SCOPE_NODE, where, !strcmp(sub, "set"), &ctx)))
 		goto fail;
-	rc = mdcctl_update(g, &in, where);
+	rc = !strcmp(sub, "unset") ? mdcctl_update_destructive(g, &in, where) : mdcctl_update(g, &in, where);
 	goto out;
 fail:
 	rc = mdcctl_fail(g, &ctx);

@@ -9,7 +9,9 @@
 #include <strings.h>
 #include <unistd.h>
 #include "mdc_buf.h"
+#include "mdc_format.h"
 #include "mdc_json.h"
+#include "mdc_live.h"
 #include "mdc_log.h"
 #include "mdc_proc.h"
 #include "mdc_rules.h"
@@ -19,35 +21,59 @@
 
 volatile sig_atomic_t mdcctl_interrupted;
 
+/* OWN_HELP: the command prints its own --help; for the others main()
+ * prints USAGE when -h/--help follows the command. */
 static const struct mdcctl_cmd {
 	const char *name;
 	mdcctl_fn fn;
 	const char *help;
+	const char *usage;
+	bool own_help;
 } mdcctl_cmds[] = {
-	{ "apply", cmd_apply, "plan, confirm, PATCH, wait and verify a slurm.conf" },
-	{ "conf", cmd_conf, "check or dump slurm.conf files (no cluster needed)" },
-	{ "config", cmd_config, "cluster-scope Slurm settings: show|get|set|unset" },
-	{ "create", cmd_create, "create a cluster from a JSON file" },
-	{ "delete", cmd_delete, "delete the cluster" },
-	{ "describe", cmd_describe, "show the cluster resource" },
-	{ "drift", cmd_drift, "runtime changes the next regeneration would lose" },
-	{ "edit", cmd_edit, "edit the live slurm.conf and apply the difference" },
-	{ "epilog", cmd_epilog, "epilog_bash_scripts: list|add|remove|replace" },
-	{ "history", cmd_history, "the writes mdcd recorded (needs the broker)" },
-	{ "labels", cmd_labels, "cluster labels: list|set|unset" },
-	{ "list", cmd_list, "list the clusters of a project and region" },
-	{ "migrate-config", cmd_migrate_config, "move scheduling/accounting into config" },
-	{ "nodepool", cmd_nodepool, "node pools: list|show|scale|image" },
-	{ "nodeset", cmd_nodeset, "node-pool-scope Slurm settings: show|set|unset" },
-	{ "operations", cmd_operations, "long-running operations: describe|wait" },
-	{ "partition", cmd_partition, "partitions: list|show|create|update|unset|delete|default" },
-	{ "persistent-resources", cmd_persistent_resources, "Vertex AI persistent resources" },
-	{ "pipelines", cmd_pipelines, "pipeline runs on a persistent resource" },
-	{ "plan", cmd_plan, "show what applying a slurm.conf would change" },
-	{ "prolog", cmd_prolog, "prolog_bash_scripts: list|add|remove|replace" },
-	{ "render", cmd_render, "print the slurm.conf the managed spec generates" },
-	{ "rollback", cmd_rollback, "return to the spec before write N (needs the broker)" },
-	{ "update", cmd_update, "raw PATCH from a JSON file with an explicit mask" },
+	{ "apply", cmd_apply, "plan, confirm, PATCH, wait and verify a slurm.conf", NULL, true },
+	{ "conf", cmd_conf, "check or dump slurm.conf files (no cluster needed)",
+	  "mdcctl conf check [--lenient] [--template] FILE...\n       mdcctl conf dump FILE", false },
+	{ "config", cmd_config, "cluster-scope Slurm settings: show|get|set|unset",
+	  "mdcctl config show|get KEY|set KEY=VALUE...|unset KEY...\n"
+	  "unset removes settings: it asks on a terminal, else needs --yes", false },
+	{ "create", cmd_create, "create a cluster from a JSON file", "mdcctl --cluster NAME create FILE", false },
+	{ "delete", cmd_delete, "delete the cluster", "mdcctl delete [--yes]", false },
+	{ "describe", cmd_describe, "show the cluster resource",
+	  "mdcctl describe [--format text|json|yaml|value(FIELD,...)]", false },
+	{ "drift", cmd_drift, "runtime changes the next regeneration would lose", NULL, true },
+	{ "edit", cmd_edit, "edit the live slurm.conf and apply the difference", NULL, true },
+	{ "epilog", cmd_epilog, "epilog_bash_scripts: list|add|remove|replace",
+	  "mdcctl epilog list|add FILE|remove INDEX|replace FILE...", false },
+	{ "history", cmd_history, "the writes mdcd recorded (needs the broker)",
+	  "mdcctl history [--all]", false },
+	{ "labels", cmd_labels, "cluster labels: list|set|unset",
+	  "mdcctl labels list|set KEY=VALUE...|unset KEY...", false },
+	{ "list", cmd_list, "list the clusters of a project and region",
+	  "mdcctl list [--format text|json|yaml|value(FIELD,...)]", false },
+	{ "migrate-config", cmd_migrate_config, "move scheduling/accounting into config",
+	  "mdcctl migrate-config", false },
+	{ "nodepool", cmd_nodepool, "node pools: list|show|scale|image",
+	  "mdcctl nodepool list|show ID|scale ID --min N --max M|image ID --pin IMAGE|image ID --unpin", false },
+	{ "nodeset", cmd_nodeset, "node-pool-scope Slurm settings: show|set|unset",
+	  "mdcctl nodeset show POOL|set POOL KEY=VALUE...|unset POOL KEY...\n"
+	  "unset removes settings: it asks on a terminal, else needs --yes", false },
+	{ "operations", cmd_operations, "long-running operations: describe|wait",
+	  "mdcctl operations describe|wait NAME", false },
+	{ "partition", cmd_partition, "partitions: list|show|create|update|unset|delete|default",
+	  "mdcctl partition list|show ID|create ID --node-pools A,B [KEY=VALUE...]|\n"
+	  "       update ID [--node-pools A,B] KEY=VALUE...|unset ID KEY...|delete ID|default ID\n"
+	  "delete and unset remove settings: they ask on a terminal, else need --yes;\n"
+	  "a partition that still holds jobs is not deleted without --force", false },
+	{ "persistent-resources", cmd_persistent_resources, "Vertex AI persistent resources", NULL, true },
+	{ "pipelines", cmd_pipelines, "pipeline runs on a persistent resource", NULL, true },
+	{ "plan", cmd_plan, "show what applying a slurm.conf would change", NULL, true },
+	{ "prolog", cmd_prolog, "prolog_bash_scripts: list|add|remove|replace",
+	  "mdcctl prolog list|add FILE|remove INDEX|replace FILE...", false },
+	{ "render", cmd_render, "print the slurm.conf the managed spec generates", NULL, true },
+	{ "rollback", cmd_rollback, "return to the spec before write N (needs the broker)",
+	  "mdcctl rollback N [--yes]", false },
+	{ "update", cmd_update, "raw PATCH from a JSON file with an explicit mask",
+	  "mdcctl update FILE --update-mask PATHS [--update-mode MODE]", false },
 };
 
 static void mdcctl_help(FILE *f)
@@ -60,9 +86,11 @@ static void mdcctl_help(FILE *f)
 		"  --cluster NAME        projects/P/locations/R/modelDevelopmentClusters/C,\n"
 		"                        or an id with --project and --region (MDC_CLUSTER)\n"
 		"  --project P, --region R\n"
-		"  --format text|json    output format (default text)\n"
+		"  --format FORMAT       text (default), json, yaml or value(FIELD,...)\n"
 		"  --update-mode MODE    USER_ONLY (default) or USER_AND_SERVICE\n"
-		"  --yes                 do not ask for confirmation\n"
+		"  -y, --yes, -q, --quiet\n"
+		"                        do not ask for confirmation (gcloud's --quiet)\n"
+		"  --force               delete or rename partitions that still hold jobs\n"
 		"  --async               do not wait for operations; print their names\n"
 		"  --no-wait             fail instead of waiting while the cluster is UPDATING\n"
 		"  --allow-recreate      allow changes that move a node pool's image\n"
@@ -136,7 +164,11 @@ int mdcctl_settings(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
 			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 		mdc_settings_set(&s->cluster, NULL);
 	}
-	return mdc_settings_resolve(s, need_cluster, ctx);
+	if ((rc = mdc_settings_resolve(s, need_cluster, ctx)))
+		return rc;
+	if (s->slurm_conf && mdcctl_set(&g->slurm_conf, s->slurm_conf))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return 0;
 }
 
 int mdcctl_connect(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
@@ -161,6 +193,16 @@ static void mdcctl_progress(double elapsed, const char *msg, bool end, void *arg
 	fflush(stderr);
 }
 
+/* The plan's question about jobs in a partition it removes: the live
+ * slurmctld of the slurm.conf the settings name. */
+static int mdcctl_partition_jobs(const char *partition, struct mdc_strv *jobs, void *arg,
+				 struct mdc_ctx *ctx)
+{
+	struct mdcctl *g = arg;
+
+	return mdc_live_partition_jobs(g->slurm_conf, partition, jobs, ctx);
+}
+
 int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_ctx *ctx)
 {
 	int mode = MDC_MODE_USER_ONLY;
@@ -175,6 +217,9 @@ int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_c
 	}
 	o->plan.mode = (enum mdc_update_mode) mode;
 	o->plan.allow_recreate = g->allow_recreate;
+	o->plan.partition_jobs = mdcctl_partition_jobs;
+	o->plan.partition_jobs_arg = g;
+	o->plan.force = g->force;
 	o->no_wait = g->no_wait;
 	o->async = g->async;
 	o->lro.timeout_s = g->timeout;
@@ -184,12 +229,26 @@ int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_c
 	return 0;
 }
 
+/* --format: set once by main() before any command runs */
+static struct mdc_format mdcctl_out = MDC_FORMAT_INIT;
+
 void mdcctl_print_json(const json_object *obj)
 {
-	if (!obj)
-		printf("null\n");
+	struct mdc_buf b = MDC_BUF_INIT;
+
+	if (mdc_format_write(&mdcctl_out, obj, &b))
+		fprintf(stderr, "mdcctl: error: out of memory\n");
 	else
-		printf("%s\n", mdc_json_str(obj, true));
+		fputs(mdc_buf_str(&b), stdout);
+	mdc_buf_free(&b);
+}
+
+void mdcctl_print_resource(const json_object *obj)
+{
+	json_object *camel = obj ? mdc_json_normalize(obj, MDC_CASE_CAMEL) : NULL;
+
+	mdcctl_print_json(camel ? camel : obj);
+	json_object_put(camel);
 }
 
 bool mdcctl_confirm(struct mdcctl *g, const char *question)
@@ -280,21 +339,25 @@ int mdcctl_finish_op(struct mdcctl *g, struct mdc_client *c, json_object *op)
 	return rc ? mdcctl_fail(g, &ctx) : 0;
 }
 
+/* Set while a destructive command (partition delete, unset) runs. */
+static bool mdcctl_destructive;
+
 static bool mdcctl_confirm_plan(const struct mdc_plan *plan, void *arg)
 {
 	struct mdcctl *g = arg;
 	struct mdc_buf b = MDC_BUF_INIT;
 	bool yes;
 
-	/* only changes that recreate nodes are worth a question */
-	if (!plan->recreate.n || g->yes)
+	/* changes that recreate nodes or remove settings are worth a question */
+	if ((!plan->recreate.n && !mdcctl_destructive) || g->yes || mdc_plan_empty(plan))
 		return true;
 	if (!isatty(STDIN_FILENO))
 		return false;	/* mdcctl_update says why */
 	mdc_plan_format(plan, &b);
 	fputs(mdc_buf_str(&b), stderr);
 	mdc_buf_free(&b);
-	yes = mdcctl_confirm(g, "This may recreate the nodes of the pools above. Apply?");
+	yes = mdcctl_confirm(g, plan->recreate.n ? "This may recreate the nodes of the pools above. Apply?" :
+			     "This removes what is listed above. Apply?");
 	return yes;
 }
 
@@ -340,6 +403,11 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 		mdc_fail(&ctx, MDC_ERR_REFUSED, "%s: recreating the nodes of node pool '%s' needs a "
 			 "confirmation and there is no terminal: give --yes; nothing was sent",
 			 what, plan.recreate.v[0]);
+	} else if (rc == MDC_ERR_REFUSED && mdcctl_destructive && !plan.refusals.n && !g->yes &&
+		   !isatty(STDIN_FILENO)) {
+		mdc_ctx_clear(&ctx);
+		mdc_fail(&ctx, MDC_ERR_REFUSED, "%s: this removes settings and needs a confirmation, "
+			 "and there is no terminal to ask on: give --yes; nothing was sent", what);
 	}
 	for (size_t i = 0; i < plan.warnings.n; i++)
 		fprintf(stderr, "%s: warning: %s\n", g->progname, plan.warnings.v[i]);
@@ -381,6 +449,16 @@ out:
 	return rc;
 }
 
+int mdcctl_update_destructive(struct mdcctl *g, const struct mdc_intent *in, const char *what)
+{
+	int rc;
+
+	mdcctl_destructive = true;
+	rc = mdcctl_update(g, in, what);
+	mdcctl_destructive = false;
+	return rc;
+}
+
 static void mdcctl_on_sigint(int sig)
 {
 	(void) sig;
@@ -391,7 +469,7 @@ static void mdcctl_on_sigint(int sig)
  * own options never share these names); after the command, --help,
  * --version and the short forms belong to the command. */
 enum { O_ENDPOINT = 256, O_CLUSTER, O_PROJECT, O_REGION, O_FORMAT, O_YES, O_ASYNC,
-       O_MODE, O_NOWAIT, O_RECREATE, O_TIMEOUT, O_VERBOSE, O_HELP, O_VERSION };
+       O_MODE, O_NOWAIT, O_RECREATE, O_TIMEOUT, O_VERBOSE, O_HELP, O_VERSION, O_FORCE };
 static const struct mdcctl_gopt {
 	const char *name;
 	int id;
@@ -400,6 +478,7 @@ static const struct mdcctl_gopt {
 	{ "--endpoint", O_ENDPOINT, true }, { "--cluster", O_CLUSTER, true },
 	{ "--project", O_PROJECT, true }, { "--region", O_REGION, true },
 	{ "--format", O_FORMAT, true }, { "--yes", O_YES, false }, { "-y", O_YES, false },
+	{ "--quiet", O_YES, false }, { "-q", O_YES, false }, { "--force", O_FORCE, false },
 	{ "--async", O_ASYNC, false }, { "--update-mode", O_MODE, true },
 	{ "--no-wait", O_NOWAIT, false }, { "--allow-recreate", O_RECREATE, false },
 	{ "--timeout", O_TIMEOUT, true }, { "--verbose", O_VERBOSE, false },
@@ -422,14 +501,16 @@ static int mdcctl_gopt_apply(struct mdcctl *g, int id, const char *val)
 		break;
 	case O_PROJECT: mdcctl_set(&g->project, val); break;
 	case O_REGION: mdcctl_set(&g->region, val); break;
-	case O_FORMAT:
-		if (!strcmp(val, "json"))
-			g->format = MDCCTL_JSON;
-		else if (!strcmp(val, "text"))
-			g->format = MDCCTL_TEXT;
-		else
-			return mdcctl_usage(g, "--format '%s': use text or json", val);
+	case O_FORMAT: {
+		struct mdc_ctx ctx;
+
+		mdc_ctx_clear(&ctx);
+		if (mdc_format_parse(val, &mdcctl_out, &ctx))
+			return mdcctl_fail(g, &ctx);
+		g->format = mdcctl_out.kind == MDC_FORMAT_TEXT ? MDCCTL_TEXT : MDCCTL_JSON;
 		break;
+	}
+	case O_FORCE: g->force = true; break;
 	case O_YES: g->yes = true; break;
 	case O_ASYNC: g->async = true; break;
 	case O_MODE:
@@ -533,6 +614,13 @@ int main(int argc, char **argv)
 		rc = mdcctl_usage(&g, "unknown command '%s' (see mdcctl --help)", args[0]);
 		goto out;
 	}
+	if (!cmd->own_help)
+		for (int i = 1; i < nargs && strcmp(args[i], "--"); i++)
+			if (!strcmp(args[i], "-h") || !strcmp(args[i], "--help")) {
+				printf("usage: %s\n", cmd->usage);
+				rc = mdcctl_finish(0);
+				goto out;
+			}
 	/* Ctrl-C while waiting stops the wait cleanly; a second one kills */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = mdcctl_on_sigint;
@@ -551,5 +639,7 @@ out:
 	free(g.cluster_id);
 	free(g.update_mode);
 	free(g.conf_path);
+	free(g.slurm_conf);
+	mdc_format_free(&mdcctl_out);
 	return rc;
 }

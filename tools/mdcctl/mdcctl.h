@@ -11,6 +11,8 @@
 #include "mdc_err.h"
 #include "mdc_intent.h"
 
+/* TEXT: the command's own text; JSON: a document (printed as json, yaml
+ * or value(...) by mdcctl_print_json, after the --format given). */
 enum mdcctl_format { MDCCTL_TEXT, MDCCTL_JSON };
 
 /* Global options, filled from (lowest to highest precedence) the config
@@ -25,7 +27,9 @@ struct mdcctl {
 	char *update_mode;	/* --update-mode, NULL = USER_ONLY */
 	char *conf_path;	/* MDC_CONF or /etc/slurm/mdc.conf */
 	enum mdcctl_format format;
-	bool yes;		/* --yes: no confirmation prompts */
+	bool yes;		/* --yes / --quiet: no confirmation prompts */
+	bool force;		/* --force: remove partitions that still hold jobs */
+	char *slurm_conf;	/* the live slurm.conf, once settings are read */
 	bool async;		/* --async: return the operation name */
 	bool no_wait;		/* --no-wait: fail instead of waiting for UPDATING */
 	bool allow_recreate;	/* --allow-recreate: image moves allowed */
@@ -66,11 +70,18 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 /* After a create/delete/PATCH that returned OP: print it (--async) or wait
  * for it and print the finished operation.  Returns the exit status. */
 int mdcctl_finish_op(struct mdcctl *g, struct mdc_client *c, json_object *op);
-/* Print OBJ as pretty JSON on stdout. */
+/* Print OBJ on stdout in the --format chosen (json, yaml, value(...)). */
 void mdcctl_print_json(const json_object *obj);
+/* The same for an API resource: field names in lowerCamelCase, as the API
+ * (and gcloud) show them; user maps keep their keys. */
+void mdcctl_print_resource(const json_object *obj);
 /* Ask QUESTION on the terminal; false unless the answer is y/yes.  With
  * --yes true; with stdin not a terminal false (the caller says why). */
 bool mdcctl_confirm(struct mdcctl *g, const char *question);
+/* mdcctl_update for a change that removes something (partition delete,
+ * config unset, nodeset unset): the change set is shown and confirmed on
+ * a terminal; without one --yes is needed, and nothing is sent. */
+int mdcctl_update_destructive(struct mdcctl *g, const struct mdc_intent *in, const char *what);
 /* Check KEY=VALUE settings for SCOPE (enum sc_scope bits) with the option
  * table, before anything is sent: unknown keys (with a suggestion),
  * refused or service-managed keys, bad values, control characters.
