@@ -40,7 +40,7 @@ ok "an include tree that fans out stops (no minutes-long run)" test "$rc" != 0 -
 like "$err" "more than [0-9]+ included files in all" "... at the cap on included files"
 # a modest tree is fine
 printf 'PartitionName=p%d Nodes=vm\n' 1 >"$TEST_DIR/g1.conf"
-printf 'ClusterName=lab\nNodeName=vm CPUs=1\nInclude g1.conf\nInclude g1.conf\n' >"$TEST_DIR/small.conf"
+printf 'ClusterName=lab\nSlurmctldHost=vm\nNodeName=vm CPUs=1\nInclude g1.conf\nInclude g1.conf\n' >"$TEST_DIR/small.conf"
 ok "a small include tree still loads" M conf check "$TEST_DIR/small.conf"
 
 # mdc.conf

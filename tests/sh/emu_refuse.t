@@ -38,7 +38,7 @@ got=$(req PATCH "$EMU_CLUSTERS/c1?updateMask=labels" '{"labels":{"a":"1"},"_pinn
 like "$(jq -r .error.message <<<"$got")" 'Unknown name "_pinned_pools"' "internal bookkeeping names are not part of the API"
 # map keys are data, and both spellings of a field are accepted
 req PATCH "$EMU_CLUSTERS/c1?updateMask=labels,orchestratorSpec.slurmSpec.config" \
-	'{"labels":{"anyKey":"1","any_key2":"2"},"orchestratorSpec":{"slurm_spec":{"config":{"PriorityWeightAge":"5"}}}}' >/dev/null
+	'{"labels":{"any-key":"1","any_key2":"2"},"orchestratorSpec":{"slurm_spec":{"config":{"PriorityWeightAge":"5"}}}}' >/dev/null
 is "$(code)" 200 "map keys are data; snake_case and lowerCamelCase field names both accepted"
 sleep 0.5
 
