@@ -13,7 +13,7 @@ for c in dpkg-buildpackage dh fakeroot readelf; do
 	command -v "$c" >/dev/null 2>&1 || skip_all "'$c' is not installed (scripts/install-deps)"
 done
 lab_need
-plan 17
+plan 20
 
 # a copy of the tree: the files git tracks, or (no .git) the tree without builds
 SRC=$TEST_DIR/pkg/src
@@ -28,7 +28,7 @@ show_on_fail "$TEST_DIR/build.log"
 is "$?" 0 "dpkg-buildpackage -us -uc -b builds"
 
 DEBS=$TEST_DIR/pkg
-for p in slurm-mdc slurm-mdc-plugins mdc-emulator; do
+for p in slurm-mdc slurm-mdc-plugins mdc-emulator mdcd; do
 	deb=$(ls "$DEBS/${p}_"*.deb 2>/dev/null | head -1)
 	ok "package $p is built" test -f "$deb"
 done
@@ -43,6 +43,7 @@ like "$(contents slurm-mdc | tr '\n' ' ')" \
 	'/usr/share/man/man1/mdcctl.1.gz .*/usr/share/bash-completion/completions/mdcctl|/usr/share/bash-completion/completions/mdcctl .*/usr/share/man/man1/mdcctl.1.gz' \
 	"slurm-mdc holds the man page and the bash completion"
 like "$(contents mdc-emulator | tr '\n' ' ')" '/usr/sbin/mdc-emulator .*mdc-emulator.8.gz' "mdc-emulator holds the daemon and its man page"
+like "$(contents mdcd | tr '\n' ' ')" '/lib/systemd/system/mdcd.service .*/usr/sbin/mdcd .*mdcd.8.gz' "mdcd holds the daemon, its systemd unit and man page"
 series=$(dpkg-query -W -f='${Version}' slurm-wlm-basic-plugins | sed -n 's/^\([0-9]*\.[0-9]*\)\..*/\1/p')
 like "$(dpkg-deb -f "$DEBS"/slurm-mdc-plugins_*.deb Depends)" \
 	"slurm-wlm-basic-plugins \\(>= $series\\), slurm-wlm-basic-plugins \\(<< " \
@@ -50,11 +51,12 @@ like "$(dpkg-deb -f "$DEBS"/slurm-mdc-plugins_*.deb Depends)" \
 
 # unpack into a root of our own, as an install would lay the files out
 ROOT=$TEST_DIR/root
-for d in "$DEBS"/slurm-mdc_*.deb "$DEBS"/slurm-mdc-plugins_*.deb "$DEBS"/mdc-emulator_*.deb; do
+for d in "$DEBS"/slurm-mdc_*.deb "$DEBS"/slurm-mdc-plugins_*.deb "$DEBS"/mdc-emulator_*.deb "$DEBS"/mdcd_*.deb; do
 	dpkg-deb -x "$d" "$ROOT"
 done
 like "$("$ROOT/usr/bin/mdcctl" --version 2>&1)" '^mdcctl .*0\.1\.0' "the installed mdcctl --version runs"
 like "$("$ROOT/usr/sbin/mdc-emulator" --help 2>&1)" 'usage' "the installed mdc-emulator runs"
+like "$("$ROOT/usr/sbin/mdcd" --help 2>&1)" '^usage: mdcd' "the installed mdcd runs"
 
 # hardening: full RELRO (relro + now), no executable stack, stack protector, fortify
 hardened() {
