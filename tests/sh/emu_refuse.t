@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 17
+plan 22
 emu_start || { fail "emulator starts"; exit 1; }
 emu_create_cluster c1 >/dev/null || fail "create c1"
 # req METHOD URL [BODY]: prints the body; the HTTP code goes to $TEST_DIR/code
@@ -54,6 +54,18 @@ req PATCH "$EMU_CLUSTERS/c1?updateMask=labels&requestId=1" '{"labels":{"a":"2"}}
 is "$(code)" 400 "PATCH: requestId is not a parameter of this API (C14)"
 req GET "$EMU_CLUSTERS/c1?view=FULL" >/dev/null
 is "$(code)" 400 "GET: an unknown parameter is refused"
+# persistent resources and pipeline jobs: each method's own parameters only
+PRS=$EMU_URL/v1/projects/proj/locations/us-central1/persistentResources
+PJS=$EMU_URL/v1beta1/projects/proj/locations/us-central1/pipelineJobs
+got=$(req GET "$PRS?filter=state=RUNNING")
+is "$(code)" 400 "persistentResources.list: filter (not in its proto) is refused"
+like "$(jq -r .error.message <<<"$got")" 'Unknown name "filter": Cannot bind query parameter' "... worded as Google's transcoding"
+req GET "$PRS?pageSize=5&alt=json" >/dev/null
+is "$(code)" 200 "persistentResources.list: pageSize and system parameters accepted"
+req GET "$PJS?filter=state%3D%22PIPELINE_STATE_RUNNING%22&orderBy=create_time&readMask=name" >/dev/null
+is "$(code)" 200 "pipelineJobs.list: filter, orderBy and readMask are its parameters"
+req GET "$PJS?view=FULL" >/dev/null
+is "$(code)" 400 "pipelineJobs.list: an unknown parameter is refused"
 
 # --- a PATCH without updateMask may not change a fixed field -----------------------
 cur=$(curl -sS "$EMU_CLUSTERS/c1")

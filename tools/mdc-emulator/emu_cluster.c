@@ -201,7 +201,7 @@ static const char *const emu_sys_params[] = {
 };
 
 /* 1 (answered) if the query has a name outside ALLOWED and the system set. */
-static int emu_unknown_params(const struct emu_request *r, const char *const *allowed,
+int emu_unknown_params(const struct emu_request *r, const char *const *allowed,
 			      struct emu_response *out)
 {
 	json_object_object_foreach(r->query, k, v) {

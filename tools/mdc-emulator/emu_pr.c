@@ -1433,6 +1433,29 @@ static int pj_route(struct emu *e, struct emu_request *r, const struct pr_path *
 			       r->path);
 }
 
+/* The query parameters each method's request message defines (the proto's
+ * fields outside the path and body); anything else is refused, as the
+ * service's transcoding does (filter on persistentResources.list, say). */
+static const char *const pr_list_params[] = { "page_size", "page_token", NULL };
+static const char *const pr_create_params[] = { "persistent_resource_id", NULL };
+static const char *const pr_patch_params[] = { "update_mask", NULL };
+static const char *const pj_list_params[] = {
+	"filter", "order_by", "page_size", "page_token", "read_mask", NULL,
+};
+static const char *const pj_create_params[] = { "pipeline_job_id", NULL };
+
+static const char *const *pr_params(const struct emu_request *r, const struct pr_path *p, bool pj)
+{
+	bool get = !strcmp(r->method, "GET"), post = !strcmp(r->method, "POST");
+
+	if (!p->id[0] && !p->verb[0])
+		return get ? (pj ? pj_list_params : pr_list_params) :
+		       post ? (pj ? pj_create_params : pr_create_params) : NULL;
+	if (!pj && p->id[0] && !p->verb[0] && !strcmp(r->method, "PATCH"))
+		return pr_patch_params;
+	return NULL;
+}
+
 int emu_pr_route(struct emu *e, struct emu_request *r, struct emu_response *out)
 {
 	const char *orig = r->name;
@@ -1447,13 +1470,17 @@ int emu_pr_route(struct emu *e, struct emu_request *r, struct emu_response *out)
 			rc = emu_reply_error(out, "NOT_FOUND", "no route for %s '%s': expected "
 					     "projects/P/locations/L/persistentResources[/ID]",
 					     r->method, r->path);
-		else
+		else if (!(rc = emu_unknown_params(r, pr_params(r, &p, false), out)))
 			rc = pr_route_resource(e, r, &p, out);
+		else
+			rc = 0;
 	} else if (!pr_split(r->name, PJ_COLL, &p)) {
 		rc = emu_reply_error(out, "NOT_FOUND", "no route for %s '%s': expected "
 				     "projects/P/locations/L/pipelineJobs[/ID]", r->method, r->path);
-	} else {
+	} else if (!(rc = emu_unknown_params(r, pr_params(r, &p, true), out))) {
 		rc = pj_route(e, r, &p, out);
+	} else {
+		rc = 0;
 	}
 	r->name = orig;
 	return rc;
