@@ -32,6 +32,7 @@ static const struct mdcctl_cmd {
 	{ "edit", cmd_edit, "edit the live slurm.conf and apply the difference" },
 	{ "epilog", cmd_epilog, "epilog_bash_scripts: list|add|remove|replace" },
 	{ "labels", cmd_labels, "cluster labels: list|set|unset" },
+	{ "jobs", cmd_jobs, "job wait policy: list|enforce (local slurmctld, no cluster needed)" },
 	{ "list", cmd_list, "list the clusters of a project and region" },
 	{ "migrate-config", cmd_migrate_config, "move scheduling/accounting into config" },
 	{ "nodepool", cmd_nodepool, "node pools: list|show|scale|image" },
