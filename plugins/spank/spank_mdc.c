@@ -139,7 +139,8 @@ static int sp_wait_export(spank_t sp)
 			    SP_ESC(r->fallback));
 		return -1;
 	}
-	snprintf(secs, sizeof(secs), "%u", r->wait);
+	/* with its unit: job_submit/mdc reads it as a duration */
+	snprintf(secs, sizeof(secs), "%us", r->wait);
 	if ((r->wait &&
 	     spank_job_control_setenv(sp, MDC_JOBS_ENV_WAIT, secs, 1) != ESPANK_SUCCESS) ||
 	    (r->action && spank_job_control_setenv(sp, MDC_JOBS_ENV_ACTION,
