@@ -42,7 +42,7 @@ ok "the lab has reserved (DOWN), sitedef (DOWN) and ondemand" wait_until 30 part
 field() { scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
 state_is() { [ "$(field "$1" JobState)" = "$2" ]; }
 enforce() { "$MDCCTL" jobs enforce --once >>"$TEST_DIR/enforce.log" 2>&1; }
-submits() { sdiag 2>/dev/null | sed -n 's/^ *REQUEST_SUBMIT_BATCH_JOB *( *[0-9]*) count:\([0-9]*\).*/\1/p'; }
+submits() { sdiag 2>/dev/null | sed -n 's/^[[:space:]]*REQUEST_SUBMIT_BATCH_JOB[[:space:]]*( *[0-9]*) count:\([0-9]*\).*/\1/p'; }
 show_on_fail "$TEST_DIR/enforce.log"
 
 like "$(sbatch --help 2>&1)" '--mdc-wait-time=DURATION' "sbatch --help lists --mdc-wait-time"
