@@ -24,7 +24,7 @@ JobWaitDefault = sitedef=0:02/fall-back-to-on-demand/ondemand
 EOF
 
 lab_up --plugindir "$JS_DIR" --job-submit mdc --plugstack "required $SPANK"
-plan 35
+plan 37
 CTLD_LOG=$LAB_DIR/log/slurmctld.log
 CONF_PATH=$LAB_DIR/etc/slurm.conf
 show_on_fail "$TEST_DIR/err"
@@ -153,3 +153,9 @@ env_done() { grep -q '^end$' "$TEST_DIR/env.out"; }
 wait_until 60 env_done
 is "$(grep -c 'MDC_ACCESS_TOKEN\|secret-token' "$TEST_DIR/env.out")/$(grep -c '^end$' "$TEST_DIR/env.out")" "0/1" \
 	"the batch job's environment has no MDC_ACCESS_TOKEN"
+out=$(MDC_ACCESS_TOKEN=secret-token timeout 60 srun -p debug -t 1 sh -c 'echo "token=${MDC_ACCESS_TOKEN-unset}"' 2>"$TEST_DIR/err")
+is "$out" "token=unset" "an srun task has no MDC_ACCESS_TOKEN"
+
+# no plugstack.conf arguments and no Cluster/Endpoint in mdc.conf: said once
+is "$(grep -c 'spank/mdc: no cluster= or endpoint= in plugstack.conf and no Cluster/Endpoint in mdc.conf' "$LAB_DIR/log/slurmd.log")" 1 \
+	"slurmd says once that spank_mdc has nothing to set"
