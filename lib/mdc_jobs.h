@@ -167,7 +167,8 @@ typedef void (*mdc_jobs_report_fn)(const struct mdc_jobs_entry *e, void *arg);
  * Idempotent: a job already moved is DONE, a job that already finished is
  * left alone, and "already done" answers from a second enforcer count as
  * success.  REPORT (may be NULL) sees every job with a policy; STATS (may
- * be NULL) is filled.  Errors: MDC_ERR_IO when the jobs cannot be loaded
+ * be NULL) is filled.  The caller has called slurm_init() (libslurm exits
+ * the process when slurm.conf cannot be read: check it first).  Errors: MDC_ERR_IO when the jobs cannot be loaded
  * (CTX says why); failures on single jobs are reported, not returned. */
 int mdc_jobs_enforce_cycle(bool act, time_t now, mdc_jobs_report_fn report, void *arg,
 			   struct mdc_jobs_stats *stats, struct mdc_ctx *ctx);

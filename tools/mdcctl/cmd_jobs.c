@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <slurm/slurm.h>
 #include "mdc_jobs.h"
+#include "mdc_managed.h"
 #include "mdcctl.h"
 
 static const char jobs_usage[] =
@@ -129,12 +130,28 @@ static int jobs_enforce(struct mdcctl *g, bool once, long interval)
 	}
 }
 
+/* libslurm retries a missing slurm.conf for a minute and then exits:
+ * say it at once instead. */
+static int jobs_slurm_init(struct mdcctl *g)
+{
+	const char *conf = mdc_managed_default_path();
+	struct mdc_ctx ctx = { 0 };
+
+	if (access(conf, R_OK)) {
+		mdc_fail(&ctx, MDC_ERR_IO, "cannot read slurm.conf '%s' (%s): run on a node of "
+			 "the cluster or set SLURM_CONF", conf, strerror(errno));
+		return mdcctl_fail(g, &ctx);
+	}
+	slurm_init(NULL);
+	return 0;
+}
+
 int cmd_jobs(struct mdcctl *g, int argc, char **argv)
 {
 	bool once = false;
 	long interval = 30;
 	char *end;
-	int i = 1;
+	int i = 1, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "--help")) {
 		puts(jobs_usage);
@@ -143,7 +160,8 @@ int cmd_jobs(struct mdcctl *g, int argc, char **argv)
 	if (argc == 1 || !strcmp(argv[1], "list")) {
 		if (argc > 2)
 			return mdcctl_usage(g, "jobs list takes no arguments\n%s", jobs_usage);
-		slurm_init(NULL);
+		if ((rc = jobs_slurm_init(g)))
+			return rc;
 		return mdcctl_finish(jobs_list(g));
 	}
 	if (strcmp(argv[1], "enforce"))
@@ -162,6 +180,7 @@ int cmd_jobs(struct mdcctl *g, int argc, char **argv)
 					    jobs_usage);
 		}
 	}
-	slurm_init(NULL);
+	if ((rc = jobs_slurm_init(g)))
+		return rc;
 	return mdcctl_finish(jobs_enforce(g, once, interval));
 }
