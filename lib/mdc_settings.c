@@ -40,7 +40,9 @@ static const struct {
 
 /* Keys of the same file that other programs read (the plugins): valid here,
  * not ours.  Anything else is a typo worth an error. */
-static const char *const mdc_settings_foreign[] = { "JobSubmitMode", NULL };
+static const char *const mdc_settings_foreign[] = {
+	"JobSubmitMode", "JobWaitMax", "JobWaitDefault", NULL
+};
 
 static bool mdc_settings_is_foreign(const char *key)
 {

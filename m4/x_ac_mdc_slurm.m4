@@ -33,4 +33,11 @@ AC_DEFUN([X_AC_MDC_SLURM], [
     [SLURMFULL_LIBS="-L$SLURM_PLUGINDIR -Wl,-rpath,$SLURM_PLUGINDIR -lslurmfull"; AC_MSG_RESULT([$SLURM_PLUGINDIR])],
     [AC_MSG_RESULT([no]); AC_MSG_ERROR([libslurmfull.so not found in $SLURM_PLUGINDIR: apt-get install slurm-wlm-basic-plugins])])
   AC_SUBST([SLURMFULL_LIBS])
+
+  # the public libslurm, for mdcctl jobs (slurm_load_jobs, slurm_update_job)
+  mdc_save_LIBS=$LIBS
+  AC_CHECK_LIB([slurm], [slurm_load_jobs], [SLURM_LIBS=-lslurm],
+    [AC_MSG_ERROR([libslurm not found: apt-get install libslurm-dev])])
+  LIBS=$mdc_save_LIBS
+  AC_SUBST([SLURM_LIBS])
 ])

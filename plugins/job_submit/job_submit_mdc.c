@@ -9,6 +9,17 @@
  * or "warn" (accept and log).  A job submitted with the SPANK option
  * --mdc-managed-only is refused in both modes.
  *
+ * Job wait policy (mdc_jobs.h): the --mdc-wait-time / --mdc-on-timeout /
+ * --mdc-fallback-partition options spank_mdc puts in the job control
+ * environment, over the JobWaitDefault of mdc.conf for the job's
+ * partition, checked (JobWaitMax, the fallback partition is managed and
+ * not one the job asks for) and recorded in the job's AdminComment as
+ * "mdc:wait=SECS,on-timeout=ACTION[,fallback=PART]" for the enforcer
+ * (mdcctl jobs enforce).  A bad policy is refused in both modes.
+ *
+ * Every user-controlled string in a log line is escaped
+ * (mdc_jobs_log_escape): a partition name may hold a newline.
+ *
  * The partition set and the mode are read at init() (slurmctld start) and
  * again when the file's stat() changes: `scontrol reconfigure` in 22.05
  * does not reload job_submit plugins whose list is unchanged, and a
@@ -23,11 +34,13 @@
 #include <sys/stat.h>
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
+#include "mdc_jobs.h"
 #include "mdc_managed.h"
 
 /* From libslurmfull, resolved in slurmctld at dlopen(). */
 extern slurm_conf_t slurm_conf;
 extern char *slurm_xstrdup(const char *str);
+extern void slurm_xfree(void **p);
 extern void slurm_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern void slurm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern void slurm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -50,6 +63,11 @@ static struct stat js_st;		/* of the file js_set came from */
 static bool js_warn;
 static struct stat js_mode_st;		/* of mdc.conf when the mode was read */
 static bool js_mode_env;		/* MDC_JOB_SUBMIT_MODE set: fixed */
+static struct mdc_jobs_site js_site;	/* JobWaitMax / JobWaitDefault */
+static struct stat js_site_st;		/* of mdc.conf when js_site was read */
+
+/* An escaped copy of a user-controlled string for a log line. */
+#define JS_ESC(s) mdc_jobs_log_escape((s), (char[512]){ 0 }, 512)
 
 static const char *js_path(void)
 {
@@ -134,10 +152,41 @@ static void js_read_mode(bool force)
 	free(val);
 }
 
+static const char *js_conf(void)
+{
+	const char *conf = getenv("MDC_CONF");
+
+	return conf && *conf ? conf : MDC_MANAGED_MDC_CONF;
+}
+
+/* The site's wait settings, re-read when mdc.conf changes; a bad value
+ * keeps no defaults and no maximum beyond the hard limit, and says so.
+ * Called with js_lock held. */
+static void js_read_site(bool force)
+{
+	struct mdc_ctx ctx = { 0 };
+	const char *conf = js_conf();
+	struct stat st;
+
+	if (stat(conf, &st) != 0)
+		memset(&st, 0, sizeof(st));
+	if (!force && js_same_file(&st, &js_site_st))
+		return;
+	js_site_st = st;
+	mdc_jobs_site_free(&js_site);
+	if (mdc_jobs_site_load(conf, &js_site, &ctx))
+		slurm_error(MDC_JS ": %s: job wait defaults are not applied until it is fixed",
+			    JS_ESC(ctx.msg));
+	else if (js_site.n || js_site.max_wait)
+		slurm_info(MDC_JS ": %zu job wait defaults, JobWaitMax %u s, from '%s'",
+			   js_site.n, js_site.max_wait, conf);
+}
+
 int init(void)
 {
 	pthread_mutex_lock(&js_lock);
 	js_read_mode(true);
+	js_read_site(true);
 	js_load(true);
 	pthread_mutex_unlock(&js_lock);
 	slurm_info(MDC_JS ": loaded, mode %s", js_warn ? "warn" : "reject");
@@ -149,28 +198,88 @@ int fini(void)
 	pthread_mutex_lock(&js_lock);
 	mdc_managed_free(js_set);
 	js_set = NULL;
+	mdc_jobs_site_free(&js_site);
 	pthread_mutex_unlock(&js_lock);
 	return SLURM_SUCCESS;
+}
+
+/* The value of NAME in the job control environment spank_mdc.so set
+ * (Slurm may store it with a SPANK_ prefix), or NULL.  Borrowed. */
+static const char *js_env(const job_desc_msg_t *d, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; i++) {
+		const char *e = d->spank_job_env[i];
+
+		if (e && !strncmp(e, "SPANK_", 6))
+			e += 6;
+		if (e && !strncmp(e, name, len) && e[len] == '=')
+			return e + len + 1;
+	}
+	return NULL;
 }
 
 /* Did the submitter ask for --mdc-managed-only (spank_mdc.so)? */
 static bool js_managed_only(const job_desc_msg_t *d)
 {
-	static const char *const names[] = { MDC_MANAGED_ONLY_ENV "=",
-					      "SPANK_" MDC_MANAGED_ONLY_ENV "=" };
+	return js_env(d, MDC_MANAGED_ONLY_ENV) != NULL;
+}
 
-	for (uint32_t i = 0; d->spank_job_env && i < d->spank_job_env_size; i++)
-		for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++)
-			if (d->spank_job_env[i] &&
-			    !strncmp(d->spank_job_env[i], names[j], strlen(names[j])))
-				return true;
-	return false;
+static bool js_has_part(const char *name, void *arg)
+{
+	return mdc_managed_has(arg, name);
+}
+
+/* The job's wait policy: the options spank_mdc.so passed, over the site
+ * default for its partition, validated again here (the environment may
+ * not come from spank_mdc.so), recorded in AdminComment, which only
+ * admins and plugins can set.  Called with js_lock held.  0, or -1 with
+ * CTX saying why (for the user). */
+static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
+{
+	static const char *const opts[] = {
+		"--mdc-wait-time", "--mdc-on-timeout", "--mdc-fallback-partition",
+	};
+	struct mdc_jobs_request req = { 0 };
+	struct mdc_jobs_policy pol;
+	char *comment = NULL;
+	const char *v;
+	int rc = -1, bad = 0, which = 0;
+
+	if ((v = js_env(d, MDC_JOBS_ENV_WAIT)))
+		bad = mdc_jobs_duration_parse(v, &req.wait, ctx);
+	if (!bad && (v = js_env(d, MDC_JOBS_ENV_ACTION)) && ++which)
+		bad = mdc_jobs_action_parse(v, &req.action, ctx);
+	if (!bad && (v = js_env(d, MDC_JOBS_ENV_FALLBACK)) && (which = 2) &&
+	    !(bad = mdc_jobs_part_check(v, ctx)))
+		snprintf(req.fallback, sizeof(req.fallback), "%.*s", MDC_JOBS_PART_MAX - 1, v);
+	if (bad) {
+		mdc_ctx_prefix(ctx, "%s", opts[which]);
+		return -1;
+	}
+	if (mdc_jobs_resolve(&req, d->partition, js_set ? js_set->default_part : NULL, &js_site,
+			     js_set ? js_has_part : NULL, js_set, &pol, ctx))
+		return -1;
+	if (!pol.wait)
+		return 0;
+	if (!(comment = mdc_jobs_comment_with(d->admin_comment, &pol))) {
+		mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	slurm_xfree((void **) &d->admin_comment);
+	d->admin_comment = slurm_xstrdup(comment);
+	rc = 0;
+out:
+	free(comment);
+	return rc;
 }
 
 /* The shared check.  Returns SLURM_SUCCESS or the error to give back;
  * *MSG (if non-NULL and refusing) receives a message from Slurm's
  * allocator. */
-static int js_check(const job_desc_msg_t *d, uint32_t uid, const char *what, char **msg)
+static int js_check(job_desc_msg_t *d, uint32_t uid, const char *what, bool submit,
+		    char **msg)
 {
 	struct mdc_ctx ctx = { 0 };
 	bool strict;
@@ -179,19 +288,34 @@ static int js_check(const job_desc_msg_t *d, uint32_t uid, const char *what, cha
 	pthread_mutex_lock(&js_lock);
 	if (!js_mode_env)
 		js_read_mode(false);
+	js_read_site(false);
 	js_load(false);
-	if (!js_set || !mdc_managed_check(js_set, d->partition, NULL, &ctx))
-		goto out;
-	strict = js_managed_only(d);
-	if (js_warn && !strict) {
-		slurm_info(MDC_JS ": %s by uid %u accepted (warn mode): %s", what, uid, ctx.msg);
-		goto out;
+	if (js_set && mdc_managed_check(js_set, d->partition, NULL, &ctx)) {
+		strict = js_managed_only(d);
+		if (!js_warn || strict) {
+			slurm_info(MDC_JS ": %s by uid %u refused%s: %s", what, uid,
+				   strict ? " (--mdc-managed-only)" : "", JS_ESC(ctx.msg));
+			if (msg)
+				*msg = slurm_xstrdup(JS_ESC(ctx.msg));
+			rc = ESLURM_INVALID_PARTITION_NAME;
+			goto out;
+		}
+		slurm_info(MDC_JS ": %s by uid %u accepted (warn mode): %s", what, uid,
+			   JS_ESC(ctx.msg));
+		/* slurmctld hands a successful submission's err_msg to the
+		 * submitter (job_submit_user_msg): sbatch prints it */
+		if (msg)
+			*msg = slurm_xstrdup(JS_ESC(ctx.msg));
 	}
-	slurm_info(MDC_JS ": %s by uid %u refused%s: %s", what, uid,
-		   strict ? " (--mdc-managed-only)" : "", ctx.msg);
-	if (msg)
-		*msg = slurm_xstrdup(ctx.msg);
-	rc = ESLURM_INVALID_PARTITION_NAME;
+	mdc_ctx_clear(&ctx);
+	if (submit && js_policy(d, &ctx)) {
+		slurm_info(MDC_JS ": %s by uid %u refused: %s", what, uid, JS_ESC(ctx.msg));
+		if (msg) {
+			slurm_xfree((void **) msg);
+			*msg = slurm_xstrdup(JS_ESC(ctx.msg));
+		}
+		rc = SLURM_ERROR;
+	}
 out:
 	pthread_mutex_unlock(&js_lock);
 	return rc;
@@ -199,7 +323,7 @@ out:
 
 int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
-	return js_check(job_desc, submit_uid, "job submission", err_msg);
+	return js_check(job_desc, submit_uid, "job submission", true, err_msg);
 }
 
 /* 22.05 gives job_modify no err_msg: the refusal is logged and the user
@@ -209,5 +333,5 @@ int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
 	(void) job_ptr;
 	if (!job_desc->partition)
 		return SLURM_SUCCESS;
-	return js_check(job_desc, submit_uid, "partition change", NULL);
+	return js_check(job_desc, submit_uid, "partition change", false, NULL);
 }

@@ -11,6 +11,17 @@
  * refuses keys it does not know (JobSubmitMode lives in the same file),
  * and slurmstepd should not need the HTTP client.
  *
+ * Job wait policy (mdc_jobs.h): --mdc-wait-time=DURATION,
+ * --mdc-on-timeout=fail|fall-back-to-on-demand and
+ * --mdc-fallback-partition=NAME are checked when sbatch/srun/salloc parse
+ * them (a bad value stops the command before anything is sent) and passed
+ * to job_submit/mdc as job control environment (MDC_WAIT_TIME in seconds,
+ * MDC_ON_TIMEOUT, MDC_FALLBACK_PARTITION), which validates them against
+ * the site settings and records the policy on the job.
+ *
+ * MDC_ACCESS_TOKEN (a credential of the submitting shell) is removed from
+ * every job's and task's environment.
+ *
  * Every callback goes through one dispatch on spank_context():
  *   local/allocator (srun, sbatch, salloc): --mdc-managed-only marks the job
  *     (job control env MDC_MANAGED_ONLY, which job_submit/mdc enforces at
@@ -31,12 +42,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <slurm/spank.h>
+#include "mdc_jobs.h"
 #include "mdc_managed.h"
 
 SPANK_PLUGIN(mdc, 1);
 
 #define SP "spank/mdc"
 #define MDC_MANAGED_ONLY_ENV "MDC_MANAGED_ONLY"
+#define SP_TOKEN_ENV "MDC_ACCESS_TOKEN"
+
+/* An escaped copy of a user-controlled string for a message. */
+#define SP_ESC(s) mdc_jobs_log_escape((s), (char[512]){ 0 }, 512)
 
 /* Slurm calls these (exported by spank_mdc.map). */
 int slurm_spank_init(spank_t sp, int ac, char **av);
@@ -58,6 +74,7 @@ struct sp_cfg {
 	char *cluster, *endpoint, *log;
 	bool managed_only;
 	bool args_done;
+	struct mdc_jobs_request wait;	/* the wait policy options */
 };
 static struct sp_cfg sp_cfg;
 
@@ -69,6 +86,72 @@ static struct spank_option sp_opt_managed_only = {
 	"(runtime-only partitions disappear at the next regeneration) [spank_mdc]",
 	0, 0, sp_managed_only_cb,
 };
+
+static int sp_wait_cb(int val, const char *optarg, int remote);
+
+/* The wait policy options; VAL is the index in this table. */
+static struct spank_option sp_wait_opts[] = {
+	{ "mdc-wait-time", "DURATION",
+	  "Wait at most DURATION (minutes, MM:SS, HH:MM:SS, D-HH[:MM[:SS]], or 30s/10m/2h) "
+	  "pending for resources, then apply --mdc-on-timeout [spank_mdc]",
+	  1, 0, sp_wait_cb },
+	{ "mdc-on-timeout", "ACTION",
+	  "When --mdc-wait-time expires: fail (cancel the job) or fall-back-to-on-demand "
+	  "(move it to --mdc-fallback-partition) [spank_mdc]",
+	  1, 1, sp_wait_cb },
+	{ "mdc-fallback-partition", "NAME",
+	  "The partition fall-back-to-on-demand moves the job to [spank_mdc]",
+	  1, 2, sp_wait_cb },
+};
+#define SP_NWAIT (sizeof(sp_wait_opts) / sizeof(sp_wait_opts[0]))
+
+static int sp_wait_cb(int val, const char *optarg, int remote)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_jobs_request *r = &sp_cfg.wait;
+	int bad;
+
+	if (remote)
+		return ESPANK_SUCCESS;
+	if (val == 0)
+		bad = mdc_jobs_duration_parse(optarg, &r->wait, &ctx);
+	else if (val == 1)
+		bad = mdc_jobs_action_parse(optarg, &r->action, &ctx);
+	else if (!(bad = mdc_jobs_part_check(optarg, &ctx)))
+		snprintf(r->fallback, sizeof(r->fallback), "%s", optarg);
+	if (bad) {
+		slurm_error(SP ": --%s=%s: %s", sp_wait_opts[val].name, SP_ESC(optarg),
+			    SP_ESC(ctx.msg));
+		return -1;
+	}
+	return ESPANK_SUCCESS;
+}
+
+/* Pass the wait options to job_submit/mdc; what needs no site setting is
+ * refused here, before anything is sent. */
+static int sp_wait_export(spank_t sp)
+{
+	const struct mdc_jobs_request *r = &sp_cfg.wait;
+	char secs[16];
+
+	if (r->action == MDC_JOBS_FAIL && r->fallback[0]) {
+		slurm_error(SP ": --mdc-fallback-partition=%s contradicts --mdc-on-timeout=fail",
+			    SP_ESC(r->fallback));
+		return -1;
+	}
+	/* with its unit: job_submit/mdc reads it as a duration */
+	snprintf(secs, sizeof(secs), "%us", r->wait);
+	if ((r->wait &&
+	     spank_job_control_setenv(sp, MDC_JOBS_ENV_WAIT, secs, 1) != ESPANK_SUCCESS) ||
+	    (r->action && spank_job_control_setenv(sp, MDC_JOBS_ENV_ACTION,
+						   mdc_jobs_action_name(r->action), 1) != ESPANK_SUCCESS) ||
+	    (r->fallback[0] && spank_job_control_setenv(sp, MDC_JOBS_ENV_FALLBACK, r->fallback,
+							1) != ESPANK_SUCCESS)) {
+		slurm_error(SP ": cannot pass the wait policy to slurmctld");
+		return -1;
+	}
+	return 0;
+}
 
 static int sp_managed_only_cb(int val, const char *optarg, int remote)
 {
@@ -113,7 +196,7 @@ static int sp_args(int ac, char **av)
 				break;
 		if (k == sizeof(keys) / sizeof(keys[0])) {
 			slurm_error(SP ": unknown plugstack.conf argument '%s' "
-				    "(use cluster=NAME, endpoint=URL or log=PATH)", av[i]);
+				    "(use cluster=NAME, endpoint=URL or log=PATH)", SP_ESC(av[i]));
 			return -1;
 		}
 		dst = (char **) ((char *) &sp_cfg + keys[k].off);
@@ -128,7 +211,7 @@ static int sp_args(int ac, char **av)
 			continue;
 		if (mdc_managed_conf_get(conf, conf_keys[k].key, true, &val, &ctx)) {
 			/* not fatal: the job runs, without that variable */
-			slurm_error(SP ": %s", ctx.msg);
+			slurm_error(SP ": %s", SP_ESC(ctx.msg));
 			break;
 		}
 		*dst = val;
@@ -147,7 +230,7 @@ static int sp_check(const char *parts)
 
 	if (mdc_managed_load(mdc_managed_default_path(), &m, &ctx) ||
 	    mdc_managed_check(m, parts, NULL, &ctx)) {
-		slurm_error(SP ": --mdc-managed-only: %s", ctx.msg);
+		slurm_error(SP ": --mdc-managed-only: %s", SP_ESC(ctx.msg));
 		rc = -1;
 	}
 	mdc_managed_free(m);
@@ -189,7 +272,7 @@ static int sp_export(spank_t sp, const char *name, const char *val)
 	else if (c == S_CTX_JOB_SCRIPT)
 		rc = setenv(name, val, 1);
 	if (rc)
-		slurm_error(SP ": cannot export %s=%s", name, val);
+		slurm_error(SP ": cannot export %s=%s", name, SP_ESC(val));
 	return rc;
 }
 
@@ -204,17 +287,29 @@ static int sp_dispatch(spank_t sp, enum sp_hook h, int ac, char **av)
 	switch (h) {
 	case H_INIT:
 		/* every context that parses or sees the job's options */
-		if (c != S_CTX_SLURMD &&
-		    spank_option_register(sp, &sp_opt_managed_only) != ESPANK_SUCCESS) {
+		if (c == S_CTX_SLURMD) {
+			/* once per slurmd start: nothing to put in jobs */
+			if (!sp_cfg.cluster && !sp_cfg.endpoint)
+				slurm_info(SP ": no cluster= or endpoint= in plugstack.conf and no "
+					   "Cluster/Endpoint in mdc.conf: jobs get no "
+					   "MDC_CLUSTER/MDC_ENDPOINT");
+			return 0;
+		}
+		if (spank_option_register(sp, &sp_opt_managed_only) != ESPANK_SUCCESS) {
 			slurm_error(SP ": cannot register --%s", sp_opt_managed_only.name);
 			return -1;
 		}
+		for (size_t i = 0; i < SP_NWAIT; i++)
+			if (spank_option_register(sp, &sp_wait_opts[i]) != ESPANK_SUCCESS) {
+				slurm_error(SP ": cannot register --%s", sp_wait_opts[i].name);
+				return -1;
+			}
 		return 0;
 	case H_POST_OPT:
 		if (c != S_CTX_LOCAL && c != S_CTX_ALLOCATOR)
 			return 0;
 		if (sp_export(sp, "MDC_CLUSTER", sp_cfg.cluster) ||
-		    sp_export(sp, "MDC_ENDPOINT", sp_cfg.endpoint))
+		    sp_export(sp, "MDC_ENDPOINT", sp_cfg.endpoint) || sp_wait_export(sp))
 			return -1;
 		/* job_submit/mdc refuses the job at submission, in any mode */
 		if (sp_cfg.managed_only &&
@@ -235,11 +330,16 @@ static int sp_dispatch(spank_t sp, enum sp_hook h, int ac, char **av)
 		/* slurmstepd: say it in the job's stderr, never fail here (a
 		 * batch step failing in user_init drains the node); sbatch and
 		 * salloc jobs are refused at submission by job_submit/mdc */
+		/* a credential of the submitting shell never reaches the job */
+		if (c == S_CTX_REMOTE)
+			(void) spank_unsetenv(sp, SP_TOKEN_ENV);
 		if (sp_cfg.managed_only && c == S_CTX_REMOTE &&
 		    spank_getenv(sp, "SLURM_JOB_PARTITION", part, sizeof(part)) == ESPANK_SUCCESS)
 			(void) sp_check(part);
 		return 0;
 	case H_TASK:
+		if (c == S_CTX_REMOTE)
+			(void) spank_unsetenv(sp, SP_TOKEN_ENV);
 		if (sp_export(sp, "MDC_CLUSTER", sp_cfg.cluster) ||
 		    sp_export(sp, "MDC_ENDPOINT", sp_cfg.endpoint))
 			return -1;

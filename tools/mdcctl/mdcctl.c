@@ -46,6 +46,8 @@ static const struct mdcctl_cmd {
 	  "mdcctl epilog list|add FILE|remove INDEX|replace FILE...", false },
 	{ "history", cmd_history, "the writes mdcd recorded (needs the broker)",
 	  "mdcctl history [--all]", false },
+	{ "jobs", cmd_jobs, "job wait policy: list|enforce (local slurmctld, no cluster needed)",
+	  NULL, true },
 	{ "labels", cmd_labels, "cluster labels: list|set|unset",
 	  "mdcctl labels list|set KEY=VALUE...|unset KEY...", false },
 	{ "list", cmd_list, "list the clusters of a project and region",

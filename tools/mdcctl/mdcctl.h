@@ -102,6 +102,7 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv);
 int cmd_edit(struct mdcctl *g, int argc, char **argv);
 int cmd_epilog(struct mdcctl *g, int argc, char **argv);
 int cmd_history(struct mdcctl *g, int argc, char **argv);
+int cmd_jobs(struct mdcctl *g, int argc, char **argv);
 int cmd_labels(struct mdcctl *g, int argc, char **argv);
 int cmd_list(struct mdcctl *g, int argc, char **argv);
 int cmd_migrate_config(struct mdcctl *g, int argc, char **argv);

@@ -1,0 +1,206 @@
+/* mdc_jobs_enforce.c - one enforcement cycle of the job wait policy over
+ * slurmctld's pending jobs, through the public libslurm.  (owner: plugins)
+ *
+ * Which pending reasons count as "waiting for capacity" (the wait runs
+ * only while the job could start if capacity appeared): the table below.
+ * Held jobs, dependencies, begin times, QOS/association limits and
+ * reservations are the user's or the site's choice, not a lack of
+ * capacity: their jobs are NOT_COUNTED and left alone.
+ */
+#include "config.h"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <slurm/slurm.h>
+#include <slurm/slurm_errno.h>
+#include "mdc_jobs.h"
+
+/* Exported by libslurm, not declared in slurm/slurm.h. */
+extern char *slurm_job_state_string(uint32_t inx);
+extern const char *slurm_job_reason_string(enum job_state_reason inx);
+
+static const enum job_state_reason jobs_counted[] = {
+	WAIT_NO_REASON,		/* "None": the scheduler has not looked yet */
+	WAIT_PRIORITY,		/* behind other jobs for the same capacity */
+	WAIT_RESOURCES,
+	WAIT_PART_DOWN,
+	WAIT_PART_INACTIVE,
+	WAIT_NODE_NOT_AVAIL,
+	WAIT_PART_NODE_LIMIT,
+};
+
+static bool jobs_counted_reason(enum job_state_reason r)
+{
+	for (size_t i = 0; i < sizeof(jobs_counted) / sizeof(jobs_counted[0]); i++)
+		if (jobs_counted[i] == r)
+			return true;
+	return false;
+}
+
+static const char *const jobs_verdict_names[] = {
+	[MDC_JOBS_WAITING] = "waiting",
+	[MDC_JOBS_NOT_COUNTED] = "not-counted",
+	[MDC_JOBS_STARTED] = "left-alone",
+	[MDC_JOBS_DONE] = "fell-back",
+	[MDC_JOBS_FELL_BACK] = "fell-back-now",
+	[MDC_JOBS_CANCELLED] = "cancelled-now",
+	[MDC_JOBS_DUE] = "due",
+	[MDC_JOBS_FAILED] = "failed",
+	[MDC_JOBS_BAD_RECORD] = "bad-record",
+};
+
+const char *mdc_jobs_verdict_name(enum mdc_jobs_verdict v)
+{
+	return (size_t) v < sizeof(jobs_verdict_names) / sizeof(jobs_verdict_names[0]) ?
+		jobs_verdict_names[v] : "?";
+}
+
+/* "Already done" from a second enforcer, or the job ended meanwhile. */
+static bool jobs_gone(int err)
+{
+	return err == ESLURM_ALREADY_DONE || err == ESLURM_INVALID_JOB_ID ||
+	       err == ESLURM_JOB_FINISHED;
+}
+
+/* Update JOB's AdminComment (and Partition if PART): one RPC. */
+static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy *p,
+		       const char *part, struct mdc_jobs_entry *e)
+{
+	job_desc_msg_t d;
+	char *comment = mdc_jobs_comment_with(job->admin_comment, p);
+	int rc = 0, err;
+
+	if (!comment) {
+		snprintf(e->msg, sizeof(e->msg), "out of memory");
+		return -1;
+	}
+	slurm_init_job_desc_msg(&d);
+	d.job_id = job->job_id;
+	d.admin_comment = comment;
+	d.partition = (char *) part;
+	if (slurm_update_job(&d) != SLURM_SUCCESS) {
+		err = slurm_get_errno();
+		if (!jobs_gone(err)) {
+			snprintf(e->msg, sizeof(e->msg), "cannot update job %u: %s", job->job_id,
+				 slurm_strerror(err));
+			rc = -1;
+		}
+	}
+	free(comment);
+	return rc;
+}
+
+static void jobs_act(const slurm_job_info_t *job, struct mdc_jobs_entry *e,
+		     struct mdc_jobs_stats *st)
+{
+	struct mdc_jobs_policy p = e->policy;
+	int err;
+
+	if (p.action == MDC_JOBS_FALL_BACK) {
+		snprintf(p.expired, sizeof(p.expired), "fell-back");
+		if (jobs_update(job, &p, p.fallback, e)) {
+			e->verdict = MDC_JOBS_FAILED;
+			st->failed++;
+			return;
+		}
+		e->policy = p;
+		e->verdict = MDC_JOBS_FELL_BACK;
+		st->fell_back++;
+		return;
+	}
+	/* the reason first, so that it is on the job when it ends */
+	snprintf(p.expired, sizeof(p.expired), "cancelled");
+	if (strcmp(e->policy.expired, "cancelled"))
+		if (jobs_update(job, &p, NULL, e)) {
+			e->verdict = MDC_JOBS_FAILED;
+			st->failed++;
+			return;
+		}
+	if (slurm_kill_job(job->job_id, SIGKILL, 0) != SLURM_SUCCESS &&
+	    !jobs_gone(err = slurm_get_errno())) {
+		snprintf(e->msg, sizeof(e->msg), "cannot cancel job %u: %s", job->job_id,
+			 slurm_strerror(err));
+		e->verdict = MDC_JOBS_FAILED;
+		st->failed++;
+		return;
+	}
+	e->policy = p;
+	e->verdict = MDC_JOBS_CANCELLED;
+	st->cancelled++;
+}
+
+/* Judge one job with a record; act when ACT. */
+static void jobs_one(const slurm_job_info_t *job, bool act, time_t now,
+		     struct mdc_jobs_entry *e, struct mdc_jobs_stats *st)
+{
+	bool pending = (job->job_state & JOB_STATE_BASE) == JOB_PENDING;
+
+	e->since = job->eligible_time ? job->eligible_time : job->submit_time;
+	e->remaining = (long) e->policy.wait - (long) (now - e->since);
+	if (!pending) {
+		e->verdict = MDC_JOBS_STARTED;
+		return;
+	}
+	/* moved already (by us, or by a second enforcer) */
+	if (e->policy.action == MDC_JOBS_FALL_BACK && job->partition &&
+	    !strcmp(job->partition, e->policy.fallback)) {
+		e->verdict = MDC_JOBS_DONE;
+		return;
+	}
+	if (!jobs_counted_reason(job->state_reason)) {
+		e->verdict = MDC_JOBS_NOT_COUNTED;
+		return;
+	}
+	if (e->remaining > 0) {
+		e->verdict = MDC_JOBS_WAITING;
+		return;
+	}
+	e->verdict = MDC_JOBS_DUE;
+	if (act)
+		jobs_act(job, e, st);
+}
+
+int mdc_jobs_enforce_cycle(bool act, time_t now, mdc_jobs_report_fn report, void *arg,
+			   struct mdc_jobs_stats *stats, struct mdc_ctx *ctx)
+{
+	job_info_msg_t *msg = NULL;
+	struct mdc_jobs_stats st = { 0 };
+
+	/* one load per cycle; SHOW_ALL: hidden partitions too */
+	if (slurm_load_jobs((time_t) 0, &msg, SHOW_ALL) != SLURM_SUCCESS)
+		return mdc_fail(ctx, MDC_ERR_IO, "cannot load the jobs from slurmctld: %s",
+				slurm_strerror(slurm_get_errno()));
+	st.jobs = msg->record_count;
+	for (uint32_t i = 0; i < msg->record_count; i++) {
+		const slurm_job_info_t *job = &msg->job_array[i];
+		struct mdc_jobs_entry e;
+		struct mdc_ctx pctx = { 0 };
+		int rc;
+
+		if (!job->admin_comment || !strstr(job->admin_comment, "mdc:wait="))
+			continue;
+		memset(&e, 0, sizeof(e));
+		rc = mdc_jobs_policy_parse(job->admin_comment, &e.policy, &pctx);
+		if (rc == MDC_ERR_NOTFOUND)
+			continue;
+		st.with_policy++;
+		e.job_id = job->job_id;
+		e.user_id = job->user_id;
+		e.partition = job->partition ? job->partition : "";
+		e.state = slurm_job_state_string(job->job_state);
+		e.reason = slurm_job_reason_string((enum job_state_reason) job->state_reason);
+		if (rc) {
+			e.verdict = MDC_JOBS_BAD_RECORD;
+			snprintf(e.msg, sizeof(e.msg), "%.200s", pctx.msg);
+		} else {
+			jobs_one(job, act, now, &e, &st);
+		}
+		if (report)
+			report(&e, arg);
+	}
+	slurm_free_job_info_msg(msg);
+	if (stats)
+		*stats = st;
+	return 0;
+}
