@@ -41,6 +41,12 @@ struct emu_response {
 /* Answer STATUS with BODY (stolen; snake_case, converted when sent). Returns 0. */
 int emu_reply(struct emu_response *out, int status, json_object *body);
 
+/* 1 (answered with a 400 like Google's transcoding) if the request's query
+ * names a parameter outside ALLOWED (snake_case, NULL-terminated; NULL =
+ * none) and the system parameters (alt, fields, ...). */
+int emu_unknown_params(const struct emu_request *r, const char *const *allowed,
+		       struct emu_response *out);
+
 /* Google error body {"error":{code,message,status,details:[ErrorInfo]}}.
  * STATUS is the Google status name: "INVALID_ARGUMENT", "NOT_FOUND"...
  * The HTTP code is derived from it (see emu_http_code()).  Returns 0. */

@@ -121,10 +121,4 @@ int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop);
 /* New reference: OBJ in lowerCamelCase without '_' keys. */
 json_object *emu_public(const json_object *obj);
 
-/* 1 (answered with a 400 like Google's transcoding) if the request's query
- * names a parameter outside ALLOWED (snake_case, NULL-terminated; NULL =
- * none) and the system parameters (alt, fields, ...). */
-int emu_unknown_params(const struct emu_request *r, const char *const *allowed,
-		       struct emu_response *out);
-
 #endif
