@@ -15,7 +15,7 @@ unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
 export MDC_CLUSTER=projects/proj/locations/us-central1/modelDevelopmentClusters/c1
 M() { "$top_builddir/mdcctl" "$@"; }
 
-M --yes config set PreemptType=preempt/partition_prio >/dev/null
+M --yes config set PreemptType=preempt/partition_prio PreemptMode=REQUEUE >/dev/null
 json=$(M describe --format json)
 is "$(jq -r '.orchestratorSpec.slurmSpec.defaultPartitionId' <<<"$json")" cpu \
 	"describe --format json: lowerCamelCase, as the API answers"
@@ -46,6 +46,6 @@ like "$out" "use text, json, yaml or value\(FIELD,...\)" "an unknown format name
 
 # --quiet is gcloud's: no prompt, the default answer (yes)
 : >"$EMU_LOG"
-ok "config unset with --quiet (no terminal, no prompt)" M --quiet config unset PreemptType
+ok "config unset with --quiet (no terminal, no prompt)" M --quiet config unset PreemptType PreemptMode
 out=$(M config show --help); rc=$?
 like "$rc:$out" "^0:usage: mdcctl config" "config show --help: usage, exit 0"
