@@ -21,6 +21,7 @@
 #include "mdc_client.h"
 #include "mdc_json.h"
 #include "mdc_plan.h"
+#include "mdc_run.h"
 #include "mdc_slurmcheck.h"
 #include "mdc_str.h"
 #include "mdc_verify.h"
@@ -417,29 +418,21 @@ int cmd_apply(struct mdcctl *g, int argc, char **argv)
 static int run_editor(const char *path, struct mdc_ctx *ctx)
 {
 	const char *ed = getenv("VISUAL");
-	pid_t pid;
-	int st;
+	char cmd[4096];
+	char *argv[] = { "/bin/sh", "-c", cmd, "sh", (char *) path, NULL };
+	struct mdc_run_result r;
 
 	if (!ed || !*ed)
 		ed = getenv("EDITOR");
 	if (!ed || !*ed)
 		ed = "vi";
-	pid = fork();
-	if (pid < 0)
-		return mdc_fail(ctx, MDC_ERR_IO, "cannot start the editor: %s", strerror(errno));
-	if (pid == 0) {
-		char cmd[4096];
-
-		snprintf(cmd, sizeof(cmd), "%s \"$1\"", ed);
-		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *) NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return mdc_fail(ctx, MDC_ERR_IO, "waiting for the editor: %s", strerror(errno));
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
+	snprintf(cmd, sizeof(cmd), "%s \"$1\"", ed);
+	/* the terminal is the editor's: stdio inherited, no time bound */
+	if (mdc_run(argv, NULL, NULL, NULL, &r, ctx))
+		return mdc_fail(ctx, MDC_ERR_IO, "cannot start the editor '%s'", ed);
+	if (r.status)
 		return mdc_fail(ctx, MDC_ERR_IO, "the editor '%s' failed (status %d): nothing applied",
-				ed, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+				ed, r.status);
 	return 0;
 }
 
