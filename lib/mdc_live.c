@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include "mdc_live.h"
 #include "mdc_run.h"
+#include "mdc_value.h"
+#include "sc_conf.h"
 
 int mdc_kvs_add(struct mdc_kvs *kvs, const char *key, const char *value)
 {
@@ -450,7 +452,7 @@ static int poolmap_load(const char *conf_path, struct poolmap *pm, struct mdc_ct
 	char *text = NULL;
 	int rc;
 
-	if ((rc = mdc_read_file(conf_path, &text, NULL, ctx)))
+	if ((rc = mdc_read_regular(conf_path, SC_FILE_MAX_BYTES, 0, &text, NULL, ctx)))
 		goto out;
 	if ((rc = mdc_live_parse_nodesets(text, &recs, ctx)))
 		goto out;
@@ -683,40 +685,8 @@ bool mdc_live_time_seconds(const char *s, long *seconds)
 	return true;
 }
 
-/* Keys whose values are Slurm times (partition and cluster scope). */
-static const char *const time_keys[] = {
-	"MaxTime", "DefaultTime", "PreemptExemptTime", "OverTimeLimit", NULL,
-};
-
-/* Copy of V as Slurm means it: "(null)" is empty, "30 sec" is 30,
- * INFINITE is UNLIMITED. */
-static void canon(const char *v, char *out, size_t outsz)
-{
-	size_t n;
-
-	if (!strcmp(v, "(null)"))
-		v = "";
-	if (!strcasecmp(v, "INFINITE"))
-		v = "UNLIMITED";
-	snprintf(out, outsz, "%s", v);
-	n = strlen(out);
-	if (n > 4 && !strcmp(out + n - 4, " sec"))
-		out[n - 4] = '\0';
-}
-
+/* One comparison for plan, verify, drift and scontrol: mdc_value's. */
 bool mdc_live_value_eq(const char *key, const char *a, const char *b)
 {
-	char ca[1024], cb[1024];
-	long ta, tb;
-
-	if (!a || !b)
-		return a == b;
-	canon(a, ca, sizeof(ca));
-	canon(b, cb, sizeof(cb));
-	for (size_t i = 0; time_keys[i]; i++)
-		if (mdc_key_eq(key, time_keys[i]) && mdc_live_time_seconds(ca, &ta) &&
-		    mdc_live_time_seconds(cb, &tb))
-			return ta == tb;
-	/* Slurm prints enum words in capitals (REQUEUE, YES) whatever was typed */
-	return strcasecmp(ca, cb) == 0;
+	return mdc_value_equal_shown(key, a, b);
 }

@@ -94,14 +94,14 @@ static int load_base(struct mdcctl *g, const struct popts *po, const struct mdc_
 
 	*base = NULL;
 	if (po->base)
-		return mdc_read_file(po->base, base, NULL, ctx);
+		return mdc_read_regular(po->base, SC_FILE_MAX_BYTES, 0, base, NULL, ctx);
 	if (!s->slurm_conf || access(s->slurm_conf, F_OK)) {
 		fprintf(stderr, "%s: warning: no live slurm.conf at '%s': rendering without the "
 			"service-managed base (give --base FILE)\n", g->progname,
 			s->slurm_conf ? s->slurm_conf : "(unset)");
 		return 0;
 	}
-	if ((rc = mdc_read_file(s->slurm_conf, &live, NULL, ctx)))
+	if ((rc = mdc_read_regular(s->slurm_conf, SC_FILE_MAX_BYTES, 0, &live, NULL, ctx)))
 		return rc;
 	rc = mdc_plan_base(live, cluster, base, ctx);
 	free(live);
@@ -203,7 +203,7 @@ static int verdict(const struct popts *po, struct session *ss, char *checks, siz
 	checks[0] = '\0';
 	if (mdc_plan_empty(&ss->plan) || !ss->plan.result)
 		return 0;
-	if (po->base && ((rc = mdc_read_file(po->base, &base, NULL, ctx)) ||
+	if (po->base && ((rc = mdc_read_regular(po->base, SC_FILE_MAX_BYTES, 0, &base, NULL, ctx)) ||
 			 !(o.conf_dir = dir = mdc_path_dirname(po->base))))
 		goto out;
 	o.base = base;
@@ -456,7 +456,7 @@ int cmd_edit(struct mdcctl *g, int argc, char **argv)
 		rc = mdc_fail(&ctx, MDC_ERR_USAGE, "no live slurm.conf configured (set SLURM_CONF)");
 		goto out;
 	}
-	if ((rc = mdc_read_file(s.slurm_conf, &live, NULL, &ctx)))
+	if ((rc = mdc_read_regular(s.slurm_conf, SC_FILE_MAX_BYTES, 0, &live, NULL, &ctx)))
 		goto out;
 	if (!mkdtemp(dir)) {
 		rc = mdc_fail(&ctx, MDC_ERR_IO, "cannot create a temporary directory: %s", strerror(errno));
@@ -469,7 +469,7 @@ int cmd_edit(struct mdcctl *g, int argc, char **argv)
 	}
 	if ((rc = mdc_write_file_atomic(copy, live, strlen(live), 0600, &ctx)) ||
 	    (rc = run_editor(copy, &ctx)) ||
-	    (rc = mdc_read_file(copy, &edited, NULL, &ctx)))
+	    (rc = mdc_read_regular(copy, SC_FILE_MAX_BYTES, 0, &edited, NULL, &ctx)))
 		goto out;
 	if (!strcmp(live, edited)) {
 		if (g->format == MDCCTL_JSON)
