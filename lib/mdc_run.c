@@ -201,6 +201,22 @@ int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out
 	close_fd(&pi[1]);
 	close_fd(&po[0]);
 	close_fd(&pe[0]);
+	/* streams closed is not the program gone: the bound holds till it exits */
+	while (deadline && !res->timed_out && !rc) {
+		struct timespec slice = { 0, 10 * 1000 * 1000 };
+		pid_t w = waitpid(pid, &ws, WNOHANG);
+
+		if (w == pid) {
+			res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+			goto out;
+		}
+		if (w < 0 && errno != EINTR)
+			break;
+		if (mono() >= deadline)
+			res->timed_out = true;
+		else
+			nanosleep(&slice, NULL);
+	}
 	/* at the bound, or when we stopped listening: never wait on it */
 	if (res->timed_out || rc)
 		kill(pid, SIGKILL);

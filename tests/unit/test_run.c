@@ -87,6 +87,13 @@ static void test_timeout_and_signal(void **state)
 	assert_true(r.timed_out);
 	assert_int_equal(r.status, 128 + SIGKILL);
 	assert_string_equal(mdc_buf_str(&out), "started\n");
+	/* nothing captured, or the streams closed early: still bounded */
+	assert_int_equal(sh("exec sleep 60", &o, NULL, NULL, &r, &ctx), 0);
+	assert_true(r.timed_out);
+	assert_int_equal(r.status, 128 + SIGKILL);
+	mdc_buf_reset(&out);
+	assert_int_equal(sh("exec >&- 2>&-; exec sleep 60", &o, &out, NULL, &r, &ctx), 0);
+	assert_true(r.timed_out);
 	assert_int_equal(sh("kill -TERM $$", NULL, NULL, NULL, &r, &ctx), 0);
 	assert_false(r.timed_out);
 	assert_int_equal(r.status, 128 + SIGTERM);
