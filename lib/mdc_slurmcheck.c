@@ -306,28 +306,32 @@ out:
 
 /* ---- Slurm's parser in a child ------------------------------------------- */
 
-const char *mdc_slurmcheck_helper(void)
+const char *mdc_slurmcheck_helper(char *buf, size_t bufsz)
 {
-	static char path[4096];
 	const char *env = getenv("MDC_SLURMCHECK_HELPER");
+	const char *name = "/mdc-slurmcheck";
 	ssize_t n;
 	char *slash;
 
 	/* set (even empty): that program or none, for the build tree's tests */
-	if (env)
-		return *env && !access(env, X_OK) ? env : NULL;
-	snprintf(path, sizeof(path), "%s/mdc-slurmcheck", MDC_PKGLIBEXECDIR);
-	if (!access(path, X_OK))
-		return path;
+	if (env) {
+		if (!*env || access(env, X_OK))
+			return NULL;
+		snprintf(buf, bufsz, "%s", env);
+		return buf;
+	}
+	if ((size_t) snprintf(buf, bufsz, "%s%s", MDC_PKGLIBEXECDIR, name) < bufsz &&
+	    !access(buf, X_OK))
+		return buf;
 	/* not installed: a program run from the build tree finds its sibling */
-	n = readlink("/proc/self/exe", path, sizeof(path) - sizeof("/mdc-slurmcheck"));
-	if (n <= 0 || (size_t) n >= sizeof(path) - sizeof("/mdc-slurmcheck"))
+	n = readlink("/proc/self/exe", buf, bufsz);
+	if (n <= 0 || (size_t) n >= bufsz)
 		return NULL;
-	path[n] = '\0';
-	if (!(slash = strrchr(path, '/')))
+	buf[n] = '\0';
+	if (!(slash = strrchr(buf, '/')) || (size_t) (slash - buf) + strlen(name) >= bufsz)
 		return NULL;
-	strcpy(slash, "/mdc-slurmcheck");
-	return access(path, X_OK) ? NULL : path;
+	strcpy(slash, name);
+	return access(buf, X_OK) ? NULL : buf;
 }
 
 /* Slurm's "prog: error: msg" / "prog: fatal: msg" lines as "error: msg";
@@ -368,7 +372,8 @@ static int collect_words(const char *out, const char *tmpdir, struct mdc_slurmch
 static int run_slurm(const char *lib, const char *path, const char *tmpdir, double timeout,
 		     struct mdc_slurmcheck *res)
 {
-	const char *helper = mdc_slurmcheck_helper();
+	char hbuf[4096];
+	const char *helper = mdc_slurmcheck_helper(hbuf, sizeof(hbuf));
 	struct mdc_run_opts ro = { .out_cap = 64 * 1024, .timeout_s = timeout, .merge_err = true,
 				   .null_stdio = true };
 	struct mdc_run_result rr;

@@ -65,8 +65,10 @@ const char *mdc_slurmcheck_library(void);
 /* The program that runs Slurm's parser (mdc-slurmcheck):
  * $MDC_SLURMCHECK_HELPER (set, even empty: that one or none), the
  * installed $(pkglibexecdir)/mdc-slurmcheck, then the running program's
- * own directory (the build tree); NULL when none is executable. */
-const char *mdc_slurmcheck_helper(void);
+ * own directory (the build tree).  The path is written to BUF (BUFSZ
+ * bytes; no shared state, mdcd's threads call this) and returned, NULL
+ * when none is executable. */
+const char *mdc_slurmcheck_helper(char *buf, size_t bufsz);
 
 /* "checks: ours, Slurm's (PATH)" or "checks: ours; Slurm's skipped: why"
  * appended to OUT. */
