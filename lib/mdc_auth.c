@@ -7,13 +7,13 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "mdc_buf.h"
 #include "mdc_client_int.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
+#include "mdc_run.h"
 #include "mdc_str.h"
 
 #define MDC_METADATA_URL_DEFAULT \
@@ -149,54 +149,26 @@ static char *mdc_which(const char *prog)
 static int mdc_auth_from_gcloud(struct mdc_client *c, struct mdc_ctx *ctx)
 {
 	struct mdc_buf out = MDC_BUF_INIT;
-	char *gcloud = mdc_which("gcloud"), buf[512], *nl;
-	int fds[2] = { -1, -1 }, status, rc = 0;
-	pid_t pid = -1;
-	ssize_t n;
+	char *gcloud = mdc_which("gcloud"), *nl;
+	char *argv[] = { gcloud, "auth", "print-access-token", "--quiet", NULL };
+	/* its prompts and warnings are not ours; a hung gcloud is bounded */
+	struct mdc_run_opts o = { .out_cap = 64 * 1024, .timeout_s = 120, .null_stdio = true };
+	struct mdc_run_result r;
+	struct mdc_ctx lctx;
+	int rc = 0;
 
 	if (!gcloud)
 		return 1;
-	if (pipe(fds)) {
-		rc = mdc_fail(ctx, MDC_ERR_AUTH, "gcloud: pipe: %s", strerror(errno));
+	mdc_ctx_clear(&lctx);
+	if ((rc = mdc_run(argv, &o, &out, NULL, &r, &lctx))) {
+		rc = mdc_fail(ctx, rc == MDC_ERR_NOMEM ? rc : MDC_ERR_AUTH, "gcloud: %s", lctx.msg);
 		goto out;
 	}
-	if ((pid = fork()) < 0) {
-		rc = mdc_fail(ctx, MDC_ERR_AUTH, "gcloud: fork: %s", strerror(errno));
-		goto out;
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		if (devnull >= 0) {
-			dup2(devnull, 0);
-			dup2(devnull, 2);	/* its prompts and warnings are not ours */
-		}
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		execl(gcloud, "gcloud", "auth", "print-access-token", "--quiet", (char *) NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	fds[1] = -1;
-	while ((n = read(fds[0], buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (mdc_buf_add(&out, buf, (size_t) n)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	pid = -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (r.status != 0) {
 		rc = mdc_fail(ctx, MDC_ERR_AUTH,
-			      "'gcloud auth print-access-token' failed: run 'gcloud auth login', "
-			      "or set MDC_ACCESS_TOKEN or a token file");
+			      "'gcloud auth print-access-token' %s: run 'gcloud auth login', "
+			      "or set MDC_ACCESS_TOKEN or a token file",
+			      r.timed_out ? "gave no answer in 120 s" : "failed");
 		goto out;
 	}
 	if (out.s && (nl = strchr(out.s, '\n')))
@@ -207,12 +179,6 @@ out:
 	if (out.s)
 		memset(out.s, 0, out.len);
 	mdc_buf_free(&out);
-	if (fds[0] >= 0)
-		close(fds[0]);
-	if (fds[1] >= 0)
-		close(fds[1]);
-	if (pid > 0)
-		waitpid(pid, &status, 0);
 	free(gcloud);
 	return rc;
 }

@@ -6,16 +6,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "mdc_live.h"
+#include "mdc_run.h"
+#include "mdc_value.h"
+#include "sc_conf.h"
 
 int mdc_kvs_add(struct mdc_kvs *kvs, const char *key, const char *value)
 {
@@ -313,30 +313,16 @@ out:
 	return rc;
 }
 
-/* Read whatever is ready on FD into B; closes FD (and sets it to -1) at EOF. */
-static int drain(int *fd, struct mdc_buf *b)
-{
-	char chunk[4096];
-	ssize_t n = read(*fd, chunk, sizeof(chunk));
-
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
-		return 0;
-	if (n <= 0) {
-		close(*fd);
-		*fd = -1;
-		return 0;
-	}
-	return mdc_buf_add(b, chunk, (size_t) n);
-}
-
 int mdc_live_run(char *const *args, struct mdc_buf *out, struct mdc_buf *err,
 		 int *status, struct mdc_ctx *ctx)
 {
-	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, rc = 0, ws, ex[2] = { -1, -1 };
-	struct mdc_buf sink = MDC_BUF_INIT;
+	/* a big cluster's `show node` is megabytes; a cut one would be read
+	 * as fewer nodes, so more than the cap is an error */
+	struct mdc_run_opts o = { .out_cap = 256u * 1024 * 1024 };
+	struct mdc_run_result r;
 	char *prog = NULL, **argv = NULL;
 	size_t n = 0;
-	pid_t pid;
+	int rc;
 
 	*status = -1;
 	if ((rc = mdc_live_scontrol_path(&prog, ctx)))
@@ -349,82 +335,15 @@ int mdc_live_run(char *const *args, struct mdc_buf *out, struct mdc_buf *err,
 	}
 	argv[0] = prog;
 	memcpy(argv + 1, args, n * sizeof(*argv));
-	/* EX reports an exec failure (close-on-exec: EOF means exec worked) */
-	if ((out && pipe(po)) || (err && pipe(pe)) || pipe(ex) ||
-	    fcntl(ex[1], F_SETFD, FD_CLOEXEC) < 0) {
-		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot create a pipe: %s", strerror(errno));
+	if ((rc = mdc_run(argv, &o, out, err, &r, ctx)))
+		goto out;
+	if (r.truncated) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "'%s' wrote more than %zu MiB", prog,
+			      o.out_cap >> 20);
 		goto out;
 	}
-	fflush(NULL);
-	if ((pid = fork()) < 0) {
-		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot fork: %s", strerror(errno));
-		goto out;
-	}
-	if (pid == 0) {
-		int e;
-
-		if (out && (dup2(po[1], 1) < 0 || close(po[0]) || close(po[1])))
-			_exit(127);
-		if (err && (dup2(pe[1], 2) < 0 || close(pe[0]) || close(pe[1])))
-			_exit(127);
-		signal(SIGPIPE, SIG_DFL);
-		execv(prog, argv);
-		e = errno;
-		if (write(ex[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(ex[1]);
-	ex[1] = -1;
-	if (out) {
-		close(po[1]);
-		po[1] = -1;
-	}
-	if (err) {
-		close(pe[1]);
-		pe[1] = -1;
-	}
-	while ((out && po[0] >= 0) || (err && pe[0] >= 0)) {
-		struct pollfd pfd[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
-
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		if (pfd[0].revents && drain(&po[0], out ? out : &sink))
-			rc = MDC_ERR_NOMEM;
-		if (pfd[1].revents && drain(&pe[0], err ? err : &sink))
-			rc = MDC_ERR_NOMEM;
-	}
-	while (waitpid(pid, &ws, 0) < 0)
-		if (errno != EINTR) {
-			rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", prog, strerror(errno));
-			goto out;
-		}
-	{
-		int e;
-
-		if (read(ex[0], &e, sizeof(e)) == (ssize_t) sizeof(e)) {
-			rc = mdc_fail(ctx, MDC_ERR_IO, "cannot run '%s': %s", prog, strerror(e));
-			goto out;
-		}
-	}
-	if (rc) {
-		mdc_fail(ctx, rc, "out of memory");
-		goto out;
-	}
-	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	*status = r.status;
 out:
-	for (int i = 0; i < 2; i++) {
-		if (po[i] >= 0)
-			close(po[i]);
-		if (pe[i] >= 0)
-			close(pe[i]);
-		if (ex[i] >= 0)
-			close(ex[i]);
-	}
-	mdc_buf_free(&sink);
 	free(argv);
 	free(prog);
 	return rc;
@@ -533,7 +452,7 @@ static int poolmap_load(const char *conf_path, struct poolmap *pm, struct mdc_ct
 	char *text = NULL;
 	int rc;
 
-	if ((rc = mdc_read_file(conf_path, &text, NULL, ctx)))
+	if ((rc = mdc_read_regular(conf_path, SC_FILE_MAX_BYTES, 0, &text, NULL, ctx)))
 		goto out;
 	if ((rc = mdc_live_parse_nodesets(text, &recs, ctx)))
 		goto out;
@@ -766,42 +685,10 @@ bool mdc_live_time_seconds(const char *s, long *seconds)
 	return true;
 }
 
-/* Keys whose values are Slurm times (partition and cluster scope). */
-static const char *const time_keys[] = {
-	"MaxTime", "DefaultTime", "PreemptExemptTime", "OverTimeLimit", NULL,
-};
-
-/* Copy of V as Slurm means it: "(null)" is empty, "30 sec" is 30,
- * INFINITE is UNLIMITED. */
-static void canon(const char *v, char *out, size_t outsz)
-{
-	size_t n;
-
-	if (!strcmp(v, "(null)"))
-		v = "";
-	if (!strcasecmp(v, "INFINITE"))
-		v = "UNLIMITED";
-	snprintf(out, outsz, "%s", v);
-	n = strlen(out);
-	if (n > 4 && !strcmp(out + n - 4, " sec"))
-		out[n - 4] = '\0';
-}
-
+/* One comparison for plan, verify, drift and scontrol: mdc_value's. */
 bool mdc_live_value_eq(const char *key, const char *a, const char *b)
 {
-	char ca[1024], cb[1024];
-	long ta, tb;
-
-	if (!a || !b)
-		return a == b;
-	canon(a, ca, sizeof(ca));
-	canon(b, cb, sizeof(cb));
-	for (size_t i = 0; time_keys[i]; i++)
-		if (mdc_key_eq(key, time_keys[i]) && mdc_live_time_seconds(ca, &ta) &&
-		    mdc_live_time_seconds(cb, &tb))
-			return ta == tb;
-	/* Slurm prints enum words in capitals (REQUEUE, YES) whatever was typed */
-	return strcasecmp(ca, cb) == 0;
+	return mdc_value_equal_shown(key, a, b);
 }
 
 /* Job states that no longer hold a partition (scontrol's names). */

@@ -120,10 +120,10 @@ int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct
  * if S is not a time. */
 bool mdc_live_time_seconds(const char *s, long *seconds);
 
-/* Are A and B the same setting of KEY as Slurm reads it?  Times compare
- * as durations (MaxTime=60 equals 01:00:00), YES/NO and enum words
- * case-insensitively; "(null)" equals "", "30 sec" equals 30 and
- * INFINITE equals UNLIMITED (show config's and show partition's display). */
+/* Are A (wanted) and B (as scontrol shows it) the same setting of KEY?
+ * mdc_value_equal_shown (mdc_value.h): times as durations (MaxTime=60
+ * equals 01:00:00), words case-insensitively, "(null)" equals "", "30 sec"
+ * equals 30 and INFINITE equals UNLIMITED.  Kept for mdc-scontrol. */
 bool mdc_live_value_eq(const char *key, const char *a, const char *b);
 
 #endif

@@ -1,32 +1,33 @@
 /* mdc_slurmcheck.c - see mdc_slurmcheck.h.  (owner: verdict)
  *
- * Slurm's parser runs in a forked child: it keeps global state, calls
- * exit() on fatal errors and waits up to 60 s for a missing Include, none
- * of which may touch the caller.  The child only dlopen()s libslurmfull
- * and calls it; the parent reads what Slurm logs (to stderr, before any
- * log_init) and kills the child when the time is up.
+ * Slurm's parser runs in a program of its own (tools/mdc-slurmcheck, run
+ * through mdc_run): it keeps global state, calls exit() on fatal errors
+ * and waits up to 60 s for a missing Include, none of which may touch the
+ * caller, and the caller may be threaded (mdcd), where a forked copy that
+ * loads a library can hang.  The helper only dlopen()s libslurmfull and
+ * calls it; we read what Slurm logs (to stderr, before any log_init) and
+ * kill it when the time is up.
  */
 #include "config.h"
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "mdc_log.h"
 #include "mdc_plan.h"
+#include "mdc_run.h"
 #include "mdc_slurmcheck.h"
 #include "mdc_value.h"
 #include "sc_conf.h"
 #include "sc_render.h"
 
+#ifndef MDC_PKGLIBEXECDIR
+#define MDC_PKGLIBEXECDIR "/usr/local/libexec/slurm-mdc"
+#endif
 #ifndef MDC_SLURM_PLUGINDIR
 #define MDC_SLURM_PLUGINDIR "/usr/lib/x86_64-linux-gnu/slurm-wlm"
 #endif
@@ -305,63 +306,32 @@ out:
 
 /* ---- Slurm's parser in a child ------------------------------------------- */
 
-static double now_s(void)
+const char *mdc_slurmcheck_helper(char *buf, size_t bufsz)
 {
-	struct timespec ts;
+	const char *env = getenv("MDC_SLURMCHECK_HELPER");
+	const char *name = "/mdc-slurmcheck";
+	ssize_t n;
+	char *slash;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-/* Slurm's fatal() calls exit(1): registered last in the child, this runs
- * first and keeps the caller's own atexit handlers from running twice. */
-static void child_exit(void)
-{
-	fflush(NULL);
-	_exit(1);
-}
-
-/* The child: never returns.  Exit 0 accepted, 1 refused (or Slurm's own
- * fatal exit), 3 the library could not be used. */
-static void child(const char *lib, const char *path, int fd)
-{
-	void *h;
-	int (*init)(const char *);
-	void (*start)(void);
-	int (*result)(void);
-	int rc;
-
-	dup2(fd, STDERR_FILENO);
-	dup2(fd, STDOUT_FILENO);
-	if (fd > STDERR_FILENO)
-		close(fd);
-	/* Slurm reads SLURM_CONF when no file is given; never the caller's */
-	unsetenv("SLURM_CONF");
-	/* DEEPBIND: libslurmfull's error() must be its own, not glibc's
-	 * error(3) that the global scope would give it (garbage output).
-	 * ASan refuses DEEPBIND: there only Slurm's words suffer. */
-#if defined(__SANITIZE_ADDRESS__)
-	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-#else
-	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-#endif
-	if (!h) {
-		fprintf(stderr, "mdc-skip: cannot load %s: %s\n", lib, dlerror());
-		_exit(3);
+	/* set (even empty): that program or none, for the build tree's tests */
+	if (env) {
+		if (!*env || access(env, X_OK))
+			return NULL;
+		snprintf(buf, bufsz, "%s", env);
+		return buf;
 	}
-	*(void **) &init = dlsym(h, "slurm_conf_init");
-	*(void **) &start = dlsym(h, "config_test_start");
-	*(void **) &result = dlsym(h, "config_test_result");
-	if (!init || !start || !result) {
-		fprintf(stderr, "mdc-skip: %s has no slurm_conf_init/config_test_start\n", lib);
-		_exit(3);
-	}
-	atexit(child_exit);
-	start();
-	init(path);
-	rc = result();
-	fflush(NULL);
-	_exit(rc ? 1 : 0);
+	if ((size_t) snprintf(buf, bufsz, "%s%s", MDC_PKGLIBEXECDIR, name) < bufsz &&
+	    !access(buf, X_OK))
+		return buf;
+	/* not installed: a program run from the build tree finds its sibling */
+	n = readlink("/proc/self/exe", buf, bufsz);
+	if (n <= 0 || (size_t) n >= bufsz)
+		return NULL;
+	buf[n] = '\0';
+	if (!(slash = strrchr(buf, '/')) || (size_t) (slash - buf) + strlen(name) >= bufsz)
+		return NULL;
+	strcpy(slash, name);
+	return access(buf, X_OK) ? NULL : buf;
 }
 
 /* Slurm's "prog: error: msg" / "prog: fatal: msg" lines as "error: msg";
@@ -397,66 +367,35 @@ static int collect_words(const char *out, const char *tmpdir, struct mdc_slurmch
 	return rc ? MDC_ERR_NOMEM : 0;
 }
 
-/* Run Slurm's parser on PATH; fills RES (ran_slurm / slurm_skipped /
- * slurm_words / errors). */
+/* Run Slurm's parser on PATH in the helper program; fills RES (ran_slurm /
+ * slurm_skipped / slurm_words / errors). */
 static int run_slurm(const char *lib, const char *path, const char *tmpdir, double timeout,
 		     struct mdc_slurmcheck *res)
 {
+	char hbuf[4096];
+	const char *helper = mdc_slurmcheck_helper(hbuf, sizeof(hbuf));
+	struct mdc_run_opts ro = { .out_cap = 64 * 1024, .timeout_s = timeout, .merge_err = true,
+				   .null_stdio = true };
+	struct mdc_run_result rr;
 	struct mdc_buf out = MDC_BUF_INIT;
-	int fds[2], status = 0, rc = 0;
-	double deadline = now_s() + timeout;
-	bool timed_out = false;
-	pid_t pid;
+	char *argv[] = { (char *) helper, (char *) lib, (char *) path, NULL };
+	struct mdc_ctx lctx;
+	int rc = 0;
 
-	if (pipe(fds))
-		return MDC_ERR_IO;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return MDC_ERR_IO;
+	if (!helper) {
+		res->slurm_skipped = strdup("the check program mdc-slurmcheck is not installed "
+					    "(expected in " MDC_PKGLIBEXECDIR ")");
+		return res->slurm_skipped ? 0 : MDC_ERR_NOMEM;
 	}
-	if (pid == 0) {
-		close(fds[0]);
-		child(lib, path, fds[1]);
-	}
-	close(fds[1]);
-	for (;;) {
-		struct pollfd p = { fds[0], POLLIN, 0 };
-		double left = deadline - now_s();
-		char buf[4096];
-		ssize_t n;
-		int pr;
-
-		if (left <= 0) {
-			timed_out = true;
-			break;
-		}
-		pr = poll(&p, 1, (int) (left * 1000) + 1);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr <= 0)
-			continue;
-		n = read(fds[0], buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		if (out.len < 64 * 1024 && mdc_buf_add(&out, buf, (size_t) n)) {
-			rc = MDC_ERR_NOMEM;
-			timed_out = true;	/* stop the child below */
-			break;
-		}
-	}
-	close(fds[0]);
-	if (timed_out)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (rc)
+	mdc_ctx_clear(&lctx);
+	if ((rc = mdc_run(argv, &ro, &out, NULL, &rr, &lctx))) {
+		if (rc == MDC_ERR_NOMEM)
+			goto out;
+		/* a helper that cannot start is a skipped check, not a failure */
+		rc = (res->slurm_skipped = strdup(lctx.msg)) ? 0 : MDC_ERR_NOMEM;
 		goto out;
-	if (timed_out) {
+	}
+	if (rr.timed_out) {
 		char m[96];
 
 		snprintf(m, sizeof(m), "Slurm's parser did not finish in %.0f s", timeout);
@@ -464,22 +403,23 @@ static int run_slurm(const char *lib, const char *path, const char *tmpdir, doub
 			rc = MDC_ERR_NOMEM;
 		goto out;
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+	if (rr.status == 3 || rr.status == 2) {
 		const char *m = strstr(mdc_buf_str(&out), "mdc-skip: ");
 		char *nl;
 
 		res->slurm_skipped = strdup(m ? m + strlen("mdc-skip: ") : "libslurmfull unusable");
 		if (res->slurm_skipped && (nl = strchr(res->slurm_skipped, '\n')))
 			*nl = '\0';
+		rc = res->slurm_skipped ? 0 : MDC_ERR_NOMEM;
 		goto out;
 	}
 	res->ran_slurm = true;
 	if ((rc = collect_words(mdc_buf_str(&out), tmpdir, res)))
 		goto out;
-	if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+	if (rr.status != 0) {
 		if (!res->slurm_words.n)
 			rc = mdc_strv_pushf(&res->slurm_words, "Slurm's parser %s",
-					    WIFSIGNALED(status) ? "crashed" : "refused the file");
+					    rr.status > 128 ? "crashed" : "refused the file");
 		for (size_t i = 0; !rc && i < res->slurm_words.n; i++)
 			rc = mdc_strv_pushf(&res->errors, "Slurm: %s", res->slurm_words.v[i]);
 		rc = rc ? MDC_ERR_NOMEM : 0;
@@ -567,8 +507,6 @@ static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 	if ((rc = mdc_write_file_atomic(path, mdc_buf_str(&conf), conf.len, 0600, ctx)))
 		goto out;
 	rc = run_slurm(lib, path, dir, o->timeout_s > 0 ? o->timeout_s : 15, res);
-	if (rc == MDC_ERR_IO)
-		mdc_fail(ctx, rc, "cannot run Slurm's check: %s", strerror(errno));
 out:
 	if (path)
 		unlink(path);
@@ -650,7 +588,7 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		mdc_ctx_clear(&lctx);
 		/* a live file we cannot read a base from is no reason to block
 		 * the write: judge without it, and say so */
-		if (mdc_read_file(live_conf, &live, NULL, &lctx) ||
+		if (mdc_read_regular(live_conf, SC_FILE_MAX_BYTES, 0, &live, NULL, &lctx) ||
 		    mdc_plan_base(live, cur_spec, &base, &lctx)) {
 			if (mdc_strv_pushf(warnings, "Slurm's check was skipped: %s", lctx.msg)) {
 				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");

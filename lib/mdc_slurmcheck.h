@@ -3,7 +3,7 @@
  * words and the cross-key rules of Slurm's read_config.c and slurmctld,
  * with messages that say what to write) and then by the installed Slurm's
  * own parser, libslurmfull's slurm_conf_init() in config-test mode, run in
- * a child process with a time bound.  An error refuses the change.
+ * the helper program mdc-slurmcheck with a time bound.  An error refuses the change.
  * (owner: verdict)
  *
  * libslurmfull is looked up in $MDC_LIBSLURMFULL, Slurm's plugin directory
@@ -62,6 +62,13 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 
 /* Path of the libslurmfull that would be used, or NULL (static string). */
 const char *mdc_slurmcheck_library(void);
+/* The program that runs Slurm's parser (mdc-slurmcheck):
+ * $MDC_SLURMCHECK_HELPER (set, even empty: that one or none), the
+ * installed $(pkglibexecdir)/mdc-slurmcheck, then the running program's
+ * own directory (the build tree).  The path is written to BUF (BUFSZ
+ * bytes; no shared state, mdcd's threads call this) and returned, NULL
+ * when none is executable. */
+const char *mdc_slurmcheck_helper(char *buf, size_t bufsz);
 
 /* "checks: ours, Slurm's (PATH)" or "checks: ours; Slurm's skipped: why"
  * appended to OUT. */

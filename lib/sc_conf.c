@@ -44,7 +44,6 @@ static const struct {
 /* Hostile files are bounded (issue 16.6): one file, and the whole
  * include tree (a fan-out of 3 at depth 16 is 43 million files), in files
  * and bytes.  Real slurm.conf trees are a few MiB in a few dozen files. */
-#define SC_FILE_MAX_BYTES (32UL << 20)
 #define SC_TREE_MAX_BYTES (64UL << 20)
 #define SC_TREE_MAX_FILES 1024
 

@@ -29,6 +29,8 @@
 
 #define SC_INCLUDE_MAX 16		/* nested Include levels */
 #define SC_LINE_MAX (64 * 1024)		/* bytes in a logical line */
+/* one slurm.conf file at most (mdc_read_regular: every reader of one) */
+#define SC_FILE_MAX_BYTES (32UL << 20)
 
 /* Parse options (sc_conf.flags, set before loading). */
 enum sc_parse_flag {

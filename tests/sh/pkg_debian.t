@@ -13,7 +13,7 @@ for c in dpkg-buildpackage dh fakeroot readelf; do
 	command -v "$c" >/dev/null 2>&1 || skip_all "'$c' is not installed (scripts/install-deps)"
 done
 lab_need
-plan 20
+plan 22
 
 # a copy of the tree: the files git tracks, or (no .git) the tree without builds
 SRC=$TEST_DIR/pkg/src
@@ -44,6 +44,7 @@ like "$(contents slurm-mdc | tr '\n' ' ')" \
 	"slurm-mdc holds the man page and the bash completion"
 like "$(contents mdc-emulator | tr '\n' ' ')" '/usr/sbin/mdc-emulator .*mdc-emulator.8.gz' "mdc-emulator holds the daemon and its man page"
 like "$(contents mdcd | tr '\n' ' ')" '/lib/systemd/system/mdcd.service .*/usr/sbin/mdcd .*mdcd.8.gz' "mdcd holds the daemon, its systemd unit and man page"
+like "$(contents slurm-mdc | tr '\n' ' ')" '/usr/libexec/slurm-mdc/mdc-slurmcheck ' "slurm-mdc holds Slurm's check program in its libexec directory"
 series=$(dpkg-query -W -f='${Version}' slurm-wlm-basic-plugins | sed -n 's/^\([0-9]*\.[0-9]*\)\..*/\1/p')
 like "$(dpkg-deb -f "$DEBS"/slurm-mdc-plugins_*.deb Depends)" \
 	"slurm-wlm-basic-plugins \\(>= $series\\), slurm-wlm-basic-plugins \\(<< " \
@@ -57,6 +58,7 @@ done
 like "$("$ROOT/usr/bin/mdcctl" --version 2>&1)" '^mdcctl .*0\.1\.0' "the installed mdcctl --version runs"
 like "$("$ROOT/usr/sbin/mdc-emulator" --help 2>&1)" 'usage' "the installed mdc-emulator runs"
 like "$("$ROOT/usr/sbin/mdcd" --help 2>&1)" '^usage: mdcd' "the installed mdcd runs"
+like "$("$ROOT/usr/libexec/slurm-mdc/mdc-slurmcheck" 2>&1)" '^usage: mdc-slurmcheck' "the installed mdc-slurmcheck runs"
 
 # hardening: full RELRO (relro + now), no executable stack, stack protector, fortify
 hardened() {

@@ -96,7 +96,7 @@ static int verdict(struct mdcctl *g, const char *path, unsigned flags, json_obje
 	int rc;
 
 	mdc_ctx_clear(&ctx);
-	if ((rc = mdc_read_file(path, &text, NULL, &ctx)) ||
+	if ((rc = mdc_read_regular(path, SC_FILE_MAX_BYTES, 0, &text, NULL, &ctx)) ||
 	    !(o.conf_dir = dir = mdc_path_dirname(path)) ||
 	    (rc = mdc_slurmcheck_text(text, path, &o, &res, &ctx))) {
 		fprintf(stderr, "%s: error: %s\n", path, rc ? ctx.msg : "out of memory");

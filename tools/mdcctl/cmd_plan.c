@@ -21,6 +21,7 @@
 #include "mdc_client.h"
 #include "mdc_json.h"
 #include "mdc_plan.h"
+#include "mdc_run.h"
 #include "mdc_slurmcheck.h"
 #include "mdc_str.h"
 #include "mdc_verify.h"
@@ -95,14 +96,14 @@ static int load_base(struct mdcctl *g, const struct popts *po, const struct mdc_
 
 	*base = NULL;
 	if (po->base)
-		return mdc_read_file(po->base, base, NULL, ctx);
+		return mdc_read_regular(po->base, SC_FILE_MAX_BYTES, 0, base, NULL, ctx);
 	if (!s->slurm_conf || access(s->slurm_conf, F_OK)) {
 		fprintf(stderr, "%s: warning: no live slurm.conf at '%s': rendering without the "
 			"service-managed base (give --base FILE)\n", g->progname,
 			s->slurm_conf ? s->slurm_conf : "(unset)");
 		return 0;
 	}
-	if ((rc = mdc_read_file(s->slurm_conf, &live, NULL, ctx)))
+	if ((rc = mdc_read_regular(s->slurm_conf, SC_FILE_MAX_BYTES, 0, &live, NULL, ctx)))
 		return rc;
 	rc = mdc_plan_base(live, cluster, base, ctx);
 	free(live);
@@ -204,7 +205,7 @@ static int verdict(const struct popts *po, struct session *ss, char *checks, siz
 	checks[0] = '\0';
 	if (mdc_plan_empty(&ss->plan) || !ss->plan.result)
 		return 0;
-	if (po->base && ((rc = mdc_read_file(po->base, &base, NULL, ctx)) ||
+	if (po->base && ((rc = mdc_read_regular(po->base, SC_FILE_MAX_BYTES, 0, &base, NULL, ctx)) ||
 			 !(o.conf_dir = dir = mdc_path_dirname(po->base))))
 		goto out;
 	o.base = base;
@@ -419,29 +420,21 @@ int cmd_apply(struct mdcctl *g, int argc, char **argv)
 static int run_editor(const char *path, struct mdc_ctx *ctx)
 {
 	const char *ed = getenv("VISUAL");
-	pid_t pid;
-	int st;
+	char cmd[4096];
+	char *argv[] = { "/bin/sh", "-c", cmd, "sh", (char *) path, NULL };
+	struct mdc_run_result r;
 
 	if (!ed || !*ed)
 		ed = getenv("EDITOR");
 	if (!ed || !*ed)
 		ed = "vi";
-	pid = fork();
-	if (pid < 0)
-		return mdc_fail(ctx, MDC_ERR_IO, "cannot start the editor: %s", strerror(errno));
-	if (pid == 0) {
-		char cmd[4096];
-
-		snprintf(cmd, sizeof(cmd), "%s \"$1\"", ed);
-		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *) NULL);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return mdc_fail(ctx, MDC_ERR_IO, "waiting for the editor: %s", strerror(errno));
-	if (!WIFEXITED(st) || WEXITSTATUS(st))
+	snprintf(cmd, sizeof(cmd), "%s \"$1\"", ed);
+	/* the terminal is the editor's: stdio inherited, no time bound */
+	if (mdc_run(argv, NULL, NULL, NULL, &r, ctx))
+		return mdc_fail(ctx, MDC_ERR_IO, "cannot start the editor '%s'", ed);
+	if (r.status)
 		return mdc_fail(ctx, MDC_ERR_IO, "the editor '%s' failed (status %d): nothing applied",
-				ed, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+				ed, r.status);
 	return 0;
 }
 
@@ -465,7 +458,7 @@ int cmd_edit(struct mdcctl *g, int argc, char **argv)
 		rc = mdc_fail(&ctx, MDC_ERR_USAGE, "no live slurm.conf configured (set SLURM_CONF)");
 		goto out;
 	}
-	if ((rc = mdc_read_file(s.slurm_conf, &live, NULL, &ctx)))
+	if ((rc = mdc_read_regular(s.slurm_conf, SC_FILE_MAX_BYTES, 0, &live, NULL, &ctx)))
 		goto out;
 	if (!mkdtemp(dir)) {
 		rc = mdc_fail(&ctx, MDC_ERR_IO, "cannot create a temporary directory: %s", strerror(errno));
@@ -478,7 +471,7 @@ int cmd_edit(struct mdcctl *g, int argc, char **argv)
 	}
 	if ((rc = mdc_write_file_atomic(copy, live, strlen(live), 0600, &ctx)) ||
 	    (rc = run_editor(copy, &ctx)) ||
-	    (rc = mdc_read_file(copy, &edited, NULL, &ctx)))
+	    (rc = mdc_read_regular(copy, SC_FILE_MAX_BYTES, 0, &edited, NULL, &ctx)))
 		goto out;
 	if (!strcmp(live, edited)) {
 		if (g->format == MDCCTL_JSON)

@@ -15,6 +15,7 @@
 #include "mdc_buf.h"
 #include "mdc_json.h"
 #include "mdc_rules.h"
+#include "mdc_run.h"
 #include "mdc_str.h"
 #include "sc_options.h"
 #include "mdcctl.h"
@@ -558,40 +559,19 @@ out:
  * message carries bash's first complaint. */
 static int script_check(const char *path, struct mdc_ctx *ctx)
 {
+	char *argv[] = { "bash", "-n", "--", (char *) path, NULL };
+	struct mdc_run_opts o = { .out_cap = 4096, .timeout_s = 30, .search_path = true,
+				  .null_stdio = true };
+	struct mdc_run_result r;
 	struct mdc_buf err = MDC_BUF_INIT;
-	int fds[2], status = 0, rc = 0;
-	char buf[256];
-	ssize_t n;
-	pid_t pid;
+	struct mdc_ctx lctx;
+	int rc = 0;
 
-	if (pipe(fds))
-		return mdc_fail(ctx, MDC_ERR_IO, "pipe: %s", strerror(errno));
-	if ((pid = fork()) < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return mdc_fail(ctx, MDC_ERR_IO, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		dup2(devnull, 0);
-		dup2(devnull, 1);
-		dup2(fds[1], 2);
-		close(fds[0]);
-		close(fds[1]);
-		execlp("bash", "bash", "-n", "--", path, (char *) NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0 && err.len < 4096)
-			mdc_buf_add(&err, buf, (size_t) n);
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) == 127) {
+	mdc_ctx_clear(&lctx);
+	if (mdc_run(argv, &o, NULL, &err, &r, &lctx) || r.timed_out || r.status == 127 ||
+	    r.status > 128) {
 		rc = mdc_fail(ctx, MDC_ERR_IO, "%s: cannot run 'bash -n' to check it", path);
-	} else if (WEXITSTATUS(status) != 0) {
+	} else if (r.status != 0) {
 		char *nl = err.s ? strchr(err.s, '\n') : NULL;
 
 		if (nl)

@@ -7,17 +7,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
-#include <poll.h>
 #include <pwd.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "mdc_buf.h"
+#include "mdc_run.h"
 #include "mdc_str.h"
 #include "sc_conf.h"
 #include "mdcd.h"
@@ -87,65 +84,29 @@ static int mdcd_admin_level(const char *user, char **level, char *why, size_t wh
 {
 	char *argv[] = { "sacctmgr", "-n", "-P", "show", "user", (char *) user,
 			 "format=AdminLevel", NULL };
-	posix_spawn_file_actions_t fa;
+	struct mdc_run_opts o = { .out_cap = 64 * 1024, .timeout_s = MDCD_SACCTMGR_TIMEOUT_S,
+				  .search_path = true, .null_stdio = true };
+	struct mdc_run_result r;
 	struct mdc_buf out = MDC_BUF_INIT;
-	int p[2], ws, rc = -1;
-	time_t until = time(NULL) + MDCD_SACCTMGR_TIMEOUT_S;
-	pid_t pid;
+	struct mdc_ctx ctx;
+	int rc = -1;
 
 	*level = NULL;
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		snprintf(why, whysz, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	if ((errno = posix_spawnp(&pid, "sacctmgr", &fa, NULL, argv, environ))) {
-		snprintf(why, whysz, "cannot run sacctmgr: %s", strerror(errno));
-		posix_spawn_file_actions_destroy(&fa);
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(p[1]);
-	for (;;) {
-		struct pollfd pf = { p[0], POLLIN, 0 };
-		char chunk[1024];
-		ssize_t n;
-
-		if (time(NULL) >= until) {
-			kill(pid, SIGKILL);
-			snprintf(why, whysz, "sacctmgr gave no answer in %d s", MDCD_SACCTMGR_TIMEOUT_S);
-			break;
-		}
-		if (poll(&pf, 1, 200) <= 0)
-			continue;
-		if ((n = read(p[0], chunk, sizeof(chunk))) <= 0) {
-			rc = 0;
-			break;
-		}
-		mdc_buf_add(&out, chunk, (size_t) n);
-	}
-	close(p[0]);
-	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-		;
-	if (rc == 0 && (!WIFEXITED(ws) || WEXITSTATUS(ws))) {
+	mdc_ctx_clear(&ctx);
+	if (mdc_run(argv, &o, &out, NULL, &r, &ctx)) {
+		snprintf(why, whysz, "%.200s", ctx.msg);
+	} else if (r.timed_out) {
+		snprintf(why, whysz, "sacctmgr gave no answer in %d s", MDCD_SACCTMGR_TIMEOUT_S);
+	} else if (r.status) {
 		snprintf(why, whysz, "sacctmgr failed (is slurmdbd running?)");
-		rc = -1;
-	}
-	if (rc == 0) {
+	} else {
 		char *t = mdc_trim(out.s ? out.s : (char *) "");
 
 		t[strcspn(t, "\n")] = '\0';
-		if (!*t) {
+		if (!*t)
 			snprintf(why, whysz, "sacctmgr knows no user '%s'", user);
-			rc = -1;
-		} else if (!(*level = strdup(t))) {
-			rc = -1;
-		}
+		else if ((*level = strdup(t)))
+			rc = 0;
 	}
 	mdc_buf_free(&out);
 	return rc;

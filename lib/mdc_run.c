@@ -1,0 +1,251 @@
+/* mdc_run.c - see mdc_run.h.  (owner: fix)
+ *
+ * posix_spawn rather than fork: a forked copy of a threaded caller may
+ * inherit a lock another thread held (malloc's, the loader's) and hang on
+ * it; glibc's posix_spawn runs no caller code before exec and reports an
+ * exec failure as its return value.
+ */
+#define _GNU_SOURCE	/* pipe2 */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "mdc_run.h"
+
+extern char **environ;
+
+#define MDC_RUN_CAP_DEFAULT (1024 * 1024)
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Read what FD has into B (up to CAP, the rest dropped); closes FD at EOF. */
+static int drain(int *fd, struct mdc_buf *b, size_t cap, bool *truncated)
+{
+	char chunk[4096];
+	ssize_t n = read(*fd, chunk, sizeof(chunk));
+	size_t keep;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0) {
+		close_fd(fd);
+		return 0;
+	}
+	keep = (size_t) n;
+	if (!b || b->len >= cap) {
+		*truncated |= b != NULL;
+		return 0;
+	}
+	if (keep > cap - b->len) {
+		keep = cap - b->len;
+		*truncated = true;
+	}
+	return mdc_buf_add(b, chunk, keep);
+}
+
+/* The child's stdio: a pipe end, /dev/null or the caller's own. */
+static int stdio_actions(posix_spawn_file_actions_t *fa, const struct mdc_run_opts *o,
+			 const int pi[2], const int po[2], const int pe[2])
+{
+	int rc = 0;
+
+	if (pi[0] >= 0)
+		rc |= posix_spawn_file_actions_adddup2(fa, pi[0], 0);
+	else if (o->null_stdio)
+		rc |= posix_spawn_file_actions_addopen(fa, 0, "/dev/null", O_RDONLY, 0);
+	if (po[1] >= 0)
+		rc |= posix_spawn_file_actions_adddup2(fa, po[1], 1);
+	else if (o->null_stdio)
+		rc |= posix_spawn_file_actions_addopen(fa, 1, "/dev/null", O_WRONLY, 0);
+	if (o->merge_err && po[1] >= 0)
+		rc |= posix_spawn_file_actions_adddup2(fa, po[1], 2);
+	else if (pe[1] >= 0)
+		rc |= posix_spawn_file_actions_adddup2(fa, pe[1], 2);
+	else if (o->null_stdio)
+		rc |= posix_spawn_file_actions_addopen(fa, 2, "/dev/null", O_WRONLY, 0);
+	return rc;
+}
+
+int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out,
+	    struct mdc_buf *err, struct mdc_run_result *res, struct mdc_ctx *ctx)
+{
+	static const struct mdc_run_opts dflt;
+	int pi[2] = { -1, -1 }, po[2] = { -1, -1 }, pe[2] = { -1, -1 }, rc = 0, ws = 0, e;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, dfl, pipe_only, old;
+	bool fa_ok = false, at_ok = false, masked = false, pipe_was_pending = false;
+	size_t cap, inoff = 0;
+	double deadline;
+	pid_t pid;
+
+	if (!o)
+		o = &dflt;
+	cap = o->out_cap ? o->out_cap : MDC_RUN_CAP_DEFAULT;
+	res->status = -1;
+	res->timed_out = res->truncated = false;
+	if (o->merge_err)
+		err = NULL;
+	if ((o->in && pipe2(pi, O_CLOEXEC)) || (out && pipe2(po, O_CLOEXEC)) ||
+	    (err && pipe2(pe, O_CLOEXEC))) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot create a pipe: %s", strerror(errno));
+		goto out;
+	}
+	if (pi[1] >= 0 && fcntl(pi[1], F_SETFL, O_NONBLOCK) < 0) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot set up a pipe: %s", strerror(errno));
+		goto out;
+	}
+	fa_ok = !posix_spawn_file_actions_init(&fa);
+	at_ok = !posix_spawnattr_init(&at);
+	if (!fa_ok || !at_ok) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	/* the child starts with no blocked signals and default SIGPIPE, as
+	 * from a shell, whatever the caller's threads have set */
+	sigemptyset(&none);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	if (stdio_actions(&fa, o, pi, po, pe) || posix_spawnattr_setsigmask(&at, &none) ||
+	    posix_spawnattr_setsigdefault(&at, &dfl) ||
+	    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	e = (o->search_path ? posix_spawnp : posix_spawn)(&pid, argv[0], &fa, &at, argv,
+							   environ);
+	if (e) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot run '%s': %s", argv[0], strerror(e));
+		goto out;
+	}
+	close_fd(&pi[0]);
+	close_fd(&po[1]);
+	close_fd(&pe[1]);
+	if (pi[1] >= 0) {
+		/* a child that exits before reading its stdin must not kill
+		 * the caller with SIGPIPE: blocked in this thread, and a
+		 * SIGPIPE this write raised is taken back below */
+		sigemptyset(&pipe_only);
+		sigaddset(&pipe_only, SIGPIPE);
+		pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+		masked = true;
+		{
+			sigset_t pend;
+
+			sigpending(&pend);
+			pipe_was_pending = sigismember(&pend, SIGPIPE);
+		}
+		if (!o->inlen)
+			close_fd(&pi[1]);
+	}
+	deadline = o->timeout_s > 0 ? mono() + o->timeout_s : 0;
+	while (po[0] >= 0 || pe[0] >= 0 || pi[1] >= 0) {
+		struct pollfd pfd[3] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 },
+					 { pi[1], POLLOUT, 0 } };
+		int wait_ms = -1, pr;
+
+		if (deadline) {
+			double left = deadline - mono();
+
+			if (left <= 0) {
+				res->timed_out = true;
+				break;
+			}
+			wait_ms = (int) (left * 1000) + 1;
+		}
+		pr = poll(pfd, 3, wait_ms);
+		if (pr < 0 && errno != EINTR) {
+			rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", argv[0],
+				      strerror(errno));
+			break;
+		}
+		if (pr <= 0)
+			continue;
+		if (pfd[0].revents && drain(&po[0], out, cap, &res->truncated))
+			rc = MDC_ERR_NOMEM;
+		if (pfd[1].revents && drain(&pe[0], err, cap, &res->truncated))
+			rc = MDC_ERR_NOMEM;
+		if (pfd[2].revents) {
+			ssize_t n = write(pi[1], o->in + inoff, o->inlen - inoff);
+
+			if (n > 0)
+				inoff += (size_t) n;
+			if ((n < 0 && errno != EINTR && errno != EAGAIN) || inoff >= o->inlen)
+				close_fd(&pi[1]);
+		}
+		if (rc) {
+			mdc_fail(ctx, rc, "out of memory");
+			break;
+		}
+	}
+	close_fd(&pi[1]);
+	close_fd(&po[0]);
+	close_fd(&pe[0]);
+	/* streams closed is not the program gone: the bound holds till it exits */
+	while (deadline && !res->timed_out && !rc) {
+		struct timespec slice = { 0, 10 * 1000 * 1000 };
+		pid_t w = waitpid(pid, &ws, WNOHANG);
+
+		if (w == pid) {
+			res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+			goto out;
+		}
+		if (w < 0 && errno != EINTR)
+			break;
+		if (mono() >= deadline)
+			res->timed_out = true;
+		else
+			nanosleep(&slice, NULL);
+	}
+	/* at the bound, or when we stopped listening: never wait on it */
+	if (res->timed_out || rc)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &ws, 0) < 0)
+		if (errno != EINTR) {
+			if (!rc)
+				rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", argv[0],
+					      strerror(errno));
+			goto out;
+		}
+	res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+out:
+	if (masked) {
+		struct timespec zero = { 0, 0 };
+		sigset_t pend;
+
+		sigpending(&pend);
+		if (!pipe_was_pending && sigismember(&pend, SIGPIPE))
+			sigtimedwait(&pipe_only, NULL, &zero);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (fa_ok)
+		posix_spawn_file_actions_destroy(&fa);
+	if (at_ok)
+		posix_spawnattr_destroy(&at);
+	for (int i = 0; i < 2; i++) {
+		close_fd(&pi[i]);
+		close_fd(&po[i]);
+		close_fd(&pe[i]);
+	}
+	return rc;
+}
