@@ -62,10 +62,6 @@ struct parser {
 	struct sc_conf *conf;
 	struct mdc_ctx *ctx;
 	regex_t re;
-	/* record names seen (index + 1 into conf->recs, 0 = free), so that
-	 * 10^5 NodeName lines stay linear */
-	size_t *names;
-	size_t names_cap, names_n;
 	long last_default[SC_REC_MAX];	/* latest NAME=DEFAULT record, -1 = none */
 	struct mdc_strv stack;	/* include chain (real paths) */
 	size_t tree_files;	/* included files read so far */
@@ -104,6 +100,8 @@ void sc_conf_free(struct sc_conf *conf)
 		free(conf->recs[i].name);
 	}
 	free(conf->recs);
+	for (i = 0; i < SC_REC_MAX; i++)
+		mdc_hash_free(&conf->names[i]);
 	for (i = 0; i < conf->ndiags; i++)
 		free(conf->diags[i].msg);
 	free(conf->diags);
@@ -480,53 +478,6 @@ static int check_pair(struct parser *ps, const struct lline *l, const struct pai
 
 /* ---- records ---- */
 
-static size_t name_hash(enum sc_rec_type type, const char *name)
-{
-	size_t h = 5381 + (size_t) type;
-
-	for (; *name; name++)
-		h = h * 33 + (unsigned char) *name;
-	return h;
-}
-
-/* The first non-DEFAULT record of TYPE named like REC (other than REC
- * itself), after remembering REC if it is the first: index or -1. */
-static long name_seen(struct parser *ps, size_t idx)
-{
-	const struct sc_conf *c = ps->conf;
-	const struct sc_record *rec = &c->recs[idx];
-	size_t i, mask;
-
-	if (ps->names_n * 2 >= ps->names_cap) {
-		size_t ncap = ps->names_cap ? ps->names_cap * 2 : 1024, *n, j;
-
-		n = calloc(ncap, sizeof(*n));
-		if (!n)
-			return -2;
-		for (j = 0; j < ps->names_cap; j++) {
-			if (!ps->names[j])
-				continue;
-			i = name_hash(c->recs[ps->names[j] - 1].type, c->recs[ps->names[j] - 1].name) & (ncap - 1);
-			while (n[i])
-				i = (i + 1) & (ncap - 1);
-			n[i] = ps->names[j];
-		}
-		free(ps->names);
-		ps->names = n;
-		ps->names_cap = ncap;
-	}
-	mask = ps->names_cap - 1;
-	for (i = name_hash(rec->type, rec->name) & mask; ps->names[i]; i = (i + 1) & mask) {
-		const struct sc_record *o = &c->recs[ps->names[i] - 1];
-
-		if (o->type == rec->type && !strcmp(o->name, rec->name))
-			return (long) ps->names[i] - 1;
-	}
-	ps->names[i] = idx + 1;
-	ps->names_n++;
-	return -1;
-}
-
 /* A record line: NAME=VALUE then the keys of its scope. */
 static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_type type,
 			const struct pair *first, const char *name)
@@ -558,6 +509,10 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 	rec->file = l->file;
 	rec->line = LN(l, first->key_off);
 	c->nrecs++;
+	/* the name index keeps the first record of each name (Slurm's
+	 * parser keeps both; slurmctld uses the first) */
+	if (!rec->is_default && mdc_hash_put(&c->names[type], rec->name, c->nrecs - 1, false))
+		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 	snprintf(where, sizeof(where), "on a %s line", rec_types[type].key);
 
 	while (next_pair(ps, l, off, &pr)) {
@@ -639,14 +594,11 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 	/* Same name twice: Slurm's parser keeps both; slurmctld then uses the
 	 * first partition and refuses a node defined twice. */
 	{
-		long first_idx = name_seen(ps, c->nrecs - 1);
+		size_t first_idx;
 		struct sc_record *o;
 
-		if (first_idx == -2) {
-			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		if (first_idx < 0)
+		if (!mdc_hash_get(&c->names[type], rec->name, &first_idx) ||
+		    first_idx == c->nrecs - 1)
 			goto out;
 		o = &c->recs[first_idx];
 		rc = pwarn(ps, l->file, rec->line, CL(l, first->val_off),
@@ -1129,7 +1081,6 @@ static int parser_init(struct parser *ps, struct sc_conf *conf, struct mdc_ctx *
 static void parser_done(struct parser *ps)
 {
 	regfree(&ps->re);
-	free(ps->names);
 	mdc_strv_free(&ps->stack);
 }
 
@@ -1307,11 +1258,9 @@ const struct sc_record *sc_conf_record(const struct sc_conf *conf,
 {
 	size_t i;
 
-	for (i = 0; conf && i < conf->nrecs; i++)
-		if (conf->recs[i].type == type && !conf->recs[i].is_default &&
-		    name && !strcmp(conf->recs[i].name, name))
-			return &conf->recs[i];
-	return NULL;
+	if (!conf || type >= SC_REC_MAX || !mdc_hash_get(&conf->names[type], name, &i))
+		return NULL;
+	return &conf->recs[i];
 }
 
 const struct sc_kv *sc_record_kv(const struct sc_record *rec, const char *key)

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <json-c/json.h>
 #include "mdc_err.h"
+#include "mdc_hash.h"
 #include "mdc_str.h"
 
 #define SC_INCLUDE_MAX 16		/* nested Include levels */
@@ -87,6 +88,7 @@ struct sc_conf {
 	size_t nglobals;
 	struct sc_record *recs;	/* in file order, DEFAULT records included */
 	size_t nrecs, recs_cap;
+	struct mdc_hash names[SC_REC_MAX];	/* name -> first non-DEFAULT record of a type */
 	struct sc_diag *diags;	/* warnings, then at most one error */
 	size_t ndiags;
 	struct mdc_strv files;	/* every file read, the main one first */
