@@ -10,7 +10,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,13 +33,6 @@ static const struct {
 	[SC_REC_FRONTEND]  = { "FrontendName", SC_SCOPE_FRONTEND, true },
 };
 
-/* Slurm's key=value pattern (parse_config.c): key of alnum, '_' and '.';
- * optional operator; value quoted (may hold blanks) or a run of
- * non-blanks; then a blank or the end. */
-#define KV_PATTERN \
-	"^[[:space:]]*([[:alnum:]_.]+)[[:space:]]*([-*+/]?)=[[:space:]]*" \
-	"((\"([^\"]*)\")|([^[:space:]]+))([[:space:]]|$)"
-
 /* Hostile files are bounded (issue 16.6): one file, and the whole
  * include tree (a fan-out of 3 at depth 16 is 43 million files), in files
  * and bytes.  Real slurm.conf trees are a few MiB in a few dozen files. */
@@ -61,7 +53,6 @@ struct lline {
 struct parser {
 	struct sc_conf *conf;
 	struct mdc_ctx *ctx;
-	regex_t re;
 	long last_default[SC_REC_MAX];	/* latest NAME=DEFAULT record, -1 = none */
 	struct mdc_strv stack;	/* include chain (real paths) */
 	size_t tree_files;	/* included files read so far */
@@ -365,29 +356,86 @@ struct pair {
 	size_t next;		/* offset after the value */
 };
 
+/* [[:space:]] and [[:alnum:]_.] of the C locale (the tools never call
+ * setlocale, and Slurm's daemons run in the C locale too). */
+static bool lex_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static bool lex_key(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.';
+}
+
+/* Slurm's pattern (SC_KV_PATTERN) by hand: every part of it is forced
+ * (a key, blanks, an operator only right before '=', blanks), except the
+ * value's two alternatives.  A quoted value ends at the first quote, and
+ * needs a blank or the end after it; otherwise the value is the run of
+ * non-blanks.  When both match the quoted one is at least as long, and
+ * on a tie glibc keeps the first alternative (the quoted one), which the
+ * differential test in test_sc_conf checks against regexec. */
+bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
+{
+	size_t i = off, k, v, e;
+
+	while (lex_space(s[i]))
+		i++;
+	for (k = i; lex_key(s[i]); i++)
+		;
+	if (i == k)
+		return false;
+	p->key_off = k;
+	p->key_len = i - k;
+	while (lex_space(s[i]))
+		i++;
+	p->op = '=';
+	if ((s[i] == '-' || s[i] == '*' || s[i] == '+' || s[i] == '/') && s[i + 1] == '=')
+		p->op = s[i++];
+	if (s[i] != '=')
+		return false;
+	for (i++; lex_space(s[i]); i++)
+		;
+	v = i;
+	if (s[v] == '"') {
+		for (e = v + 1; s[e] && s[e] != '"'; e++)
+			;
+		if (s[e] == '"' && (!s[e + 1] || lex_space(s[e + 1]))) {
+			p->val_off = v + 1;
+			p->val_len = e - v - 1;
+			p->next = e + 1;
+			p->quoted = true;
+			return true;
+		}
+	}
+	for (e = v; s[e] && !lex_space(s[e]); e++)
+		;
+	if (e == v)
+		return false;
+	p->val_off = v;
+	p->val_len = e - v;
+	p->next = e;
+	p->quoted = false;
+	return true;
+}
+
 /* Match one pair at offset OFF of L; false when none. */
 static bool next_pair(struct parser *ps, const struct lline *l, size_t off, struct pair *pr)
 {
-	regmatch_t m[8];
+	struct sc_lexpair lp;
 
-	if (off >= l->len)
+	(void) ps;
+	if (off >= l->len || !sc_lex_pair(l->s, off, &lp))
 		return false;
-	if (regexec(&ps->re, l->s + off, 8, m, 0) != 0)
-		return false;
-	pr->key_off = off + (size_t) m[1].rm_so;
-	pr->key_len = (size_t) (m[1].rm_eo - m[1].rm_so);
-	pr->op = m[2].rm_so != m[2].rm_eo ? l->s[off + (size_t) m[2].rm_so] : '=';
-	if (m[5].rm_so != -1) {
-		pr->val_off = off + (size_t) m[5].rm_so;
-		pr->val_len = (size_t) (m[5].rm_eo - m[5].rm_so);
-		pr->unterminated = false;
-	} else {
-		pr->val_off = off + (size_t) m[6].rm_so;
-		pr->val_len = (size_t) (m[6].rm_eo - m[6].rm_so);
-		pr->unterminated = l->s[pr->val_off] == '"' &&
-			!memchr(l->s + pr->val_off + 1, '"', pr->val_len - 1);
-	}
-	pr->next = off + (size_t) m[3].rm_eo;
+	pr->key_off = lp.key_off;
+	pr->key_len = lp.key_len;
+	pr->op = lp.op;
+	pr->val_off = lp.val_off;
+	pr->val_len = lp.val_len;
+	pr->unterminated = !lp.quoted && l->s[pr->val_off] == '"' &&
+		!memchr(l->s + pr->val_off + 1, '"', pr->val_len - 1);
+	pr->next = lp.next;
 	return true;
 }
 
@@ -1073,14 +1121,11 @@ static int parser_init(struct parser *ps, struct sc_conf *conf, struct mdc_ctx *
 	for (i = 0; i < conf->nrecs; i++)
 		if (conf->recs[i].is_default)
 			ps->last_default[conf->recs[i].type] = (long) i;
-	if (regcomp(&ps->re, KV_PATTERN, REG_EXTENDED) != 0)
-		return mdc_fail(ctx, MDC_ERR_INTERNAL, "cannot compile the key=value pattern");
 	return 0;
 }
 
 static void parser_done(struct parser *ps)
 {
-	regfree(&ps->re);
 	mdc_strv_free(&ps->stack);
 }
 

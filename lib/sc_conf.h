@@ -115,6 +115,24 @@ int sc_conf_parse_file(const char *path, struct sc_conf **out, struct mdc_ctx *c
 int sc_conf_parse_string(const char *text, size_t len, const char *name,
 			 struct sc_conf **out, struct mdc_ctx *ctx);
 
+/* One Key[op]=Value pair of the slurm.conf grammar at S + OFF (S ends at
+ * its first NUL), matched exactly as Slurm's key=value regular expression
+ * matches it (parse_config.c, glibc's POSIX leftmost-longest, ties to the
+ * quoted value: SC_KV_PATTERN), without the regex.  Offsets are from S;
+ * VAL excludes the quotes of a quoted value; NEXT is just past the value.
+ * False when no pair starts there.  (Exposed for the differential test.) */
+struct sc_lexpair {
+	size_t key_off, key_len;
+	size_t val_off, val_len;
+	size_t next;
+	char op;		/* '=' or the operator of +=, -=, *=, /= */
+	bool quoted;
+};
+bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p);
+#define SC_KV_PATTERN \
+	"^[[:space:]]*([[:alnum:]_.]+)[[:space:]]*([-*+/]?)=[[:space:]]*" \
+	"((\"([^\"]*)\")|([^[:space:]]+))([[:space:]]|$)"
+
 /* Accessors: borrowed pointers into CONF, NULL when absent.  Keys match
  * ignoring case and underscores (C7). */
 const struct sc_kv *sc_conf_global(const struct sc_conf *conf, const char *key);
