@@ -335,11 +335,15 @@ static struct sc_kv *kv_find(struct sc_kv *kv, size_t n, const char *key)
 static int kv_push(struct sc_kv **kv, size_t *n, const char *key, const char *value,
 		   const char *file, int line, int col, char op)
 {
-	struct sc_kv *p = realloc(*kv, (*n + 1) * sizeof(**kv));
+	struct sc_kv *p = *kv;
 
-	if (!p)
-		return MDC_ERR_NOMEM;
-	*kv = p;
+	/* capacity is the next power of two: grow only when N is one, so a
+	 * record of K keys costs log K reallocations, not K */
+	if (!(*n & (*n - 1))) {
+		if (!(p = realloc(*kv, (*n ? *n * 2 : 1) * sizeof(**kv))))
+			return MDC_ERR_NOMEM;
+		*kv = p;
+	}
 	if (kv_set(&p[*n], key, value, file, line, col, op))
 		return MDC_ERR_NOMEM;
 	(*n)++;
