@@ -83,22 +83,26 @@ best() {
 	done
 	echo "$b"
 }
-declare -A check plan noslurm
+declare -A check checkns plan noslurm
 for s in "$VALID" "$SMALL" "$LARGE"; do
 	f=$dir/p$s.conf
 	check[$s]=$(best "$build/mdcctl" conf check "$f")
+	checkns[$s]=$(MDC_LIBSLURMFULL= best "$build/mdcctl" conf check "$f")
 	plan[$s]=$(best "$build/mdcctl" plan --base "$dir/base.conf" "$f")
 	noslurm[$s]=$(MDC_LIBSLURMFULL= best "$build/mdcctl" plan --base "$dir/base.conf" "$f")
 done
-awk -v v="$VALID" -v cv="${check[$VALID]}" -v pv="${plan[$VALID]}" -v nv="${noslurm[$VALID]}" \
-    -v s="$SMALL" -v l="$LARGE" -v cs="${check[$SMALL]}" -v ps="${plan[$SMALL]}" -v ns="${noslurm[$SMALL]}" \
-    -v cl="${check[$LARGE]}" -v pl="${plan[$LARGE]}" -v nl="${noslurm[$LARGE]}" 'BEGIN {
-	printf "partitions  conf check      plan  plan, Slurm skipped\n"
-	printf "%10d  %8.3f s %8.3f s %17.3f s  (valid: Slurm's verdict runs)\n", v, cv, pv, nv
-	printf "%10d  %8.3f s %8.3f s %17.3f s  (refused: over the service'"'"'s 256)\n", s, cs, ps, ns
-	printf "%10d  %8.3f s %8.3f s %17.3f s  (refused: over the service'"'"'s 256)\n", l, cl, pl, nl
-	printf "Slurm'"'"'s verdict at %d partitions: %.3f s, %.0f%% of the plan\n", v, pv - nv, 100 * (pv - nv) / pv
-	printf "ratio plan/check at %d: %.2f (target <= 3)\n", l, pl / cl
-	printf "ratio plan growth %d -> %d: %.1f (linear %.1f)\n", s, l, pl / ps, l / s
-	printf "ratio plan with/without Slurm'"'"'s verdict at %d: %.2f\n", v, pv / nv
+row() { printf '%s %s %s %s %s\n' "$1" "${check[$1]}" "${checkns[$1]}" "${plan[$1]}" "${noslurm[$1]}"; }
+{ row "$VALID"; row "$SMALL"; row "$LARGE"; } | awk -v v="$VALID" -v s="$SMALL" -v l="$LARGE" '
+{ n[NR] = $1; c[NR] = $2; cn[NR] = $3; p[NR] = $4; pn[NR] = $5 }
+END {
+	note[1] = "valid: Slurm judges the result"; note[2] = note[3] = "refused: over the 256 partitions the service keeps"
+	printf "%10s %11s %11s %11s %11s\n", "partitions", "conf check", "(no Slurm)", "plan", "(no Slurm)"
+	for (i = 1; i <= 3; i++)
+		printf "%10d %9.3f s %9.3f s %9.3f s %9.3f s  %s\n", n[i], c[i], cn[i], p[i], pn[i], note[i]
+	printf "the libslurmfull child at %d partitions: %.3f s of the plan (%.0f%%), %.3f s of conf check (%.0f%%)\n",
+		v, p[1] - pn[1], 100 * (p[1] - pn[1]) / p[1], c[1] - cn[1], 100 * (c[1] - cn[1]) / c[1]
+	printf "ratio plan/check at %d: %.2f (target <= 3)\n", l, p[3] / c[3]
+	printf "ratio plan/check at %d, Slurm skipped in both: %.2f\n", l, pn[3] / cn[3]
+	printf "ratio plan growth %d -> %d: %.1f (linear %.1f)\n", s, l, p[3] / p[2], l / s
+	printf "ratio plan with/without the Slurm child at %d: %.2f\n", v, p[1] / pn[1]
 }'
