@@ -301,16 +301,21 @@ static const char *intern_file(struct parser *ps, const char *path)
 	return f->v[f->n - 1];
 }
 
-static int kv_set(struct sc_kv *kv, const char *key, const char *value,
+/* OWN, if set, holds VALUE malloc'ed: it is taken (and NULLed), saving a
+ * copy per pair read. */
+static int kv_set(struct sc_kv *kv, const char *key, const char *value, char **own,
 		  const char *file, int line, int col, char op)
 {
-	char *k = strdup(key), *v = strdup(value);
+	char *k = strdup(key), *v = own ? *own : strdup(value);
 
 	if (!k || !v) {
 		free(k);
-		free(v);
+		if (!own)
+			free(v);
 		return MDC_ERR_NOMEM;
 	}
+	if (own)
+		*own = NULL;
 	kv->key = k;
 	kv->value = v;
 	kv->file = file;
@@ -333,7 +338,7 @@ static struct sc_kv *kv_find(struct sc_kv *kv, size_t n, const char *key)
 
 /* Append KEY=VALUE to *KV (*N entries). */
 static int kv_push(struct sc_kv **kv, size_t *n, const char *key, const char *value,
-		   const char *file, int line, int col, char op)
+		   char **own, const char *file, int line, int col, char op)
 {
 	struct sc_kv *p = *kv;
 
@@ -344,7 +349,7 @@ static int kv_push(struct sc_kv **kv, size_t *n, const char *key, const char *va
 			return MDC_ERR_NOMEM;
 		*kv = p;
 	}
-	if (kv_set(&p[*n], key, value, file, line, col, op))
+	if (kv_set(&p[*n], key, value, own, file, line, col, op))
 		return MDC_ERR_NOMEM;
 	(*n)++;
 	return 0;
@@ -592,7 +597,7 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 			kv->col = CL(l, pr.key_off);
 			if (rc)
 				goto out;
-		} else if (kv_push(&rec->kv, &rec->nkv, key, val, l->file,
+		} else if (kv_push(&rec->kv, &rec->nkv, key, val, &val, l->file,
 				   LN(l, pr.key_off), CL(l, pr.key_off), pr.op)) {
 			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
@@ -621,7 +626,7 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 
 				if (kv_find(rec->kv, rec->nkv, o->key))
 					continue;
-				if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, o->file,
+				if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, NULL, o->file,
 					    o->line, o->col, o->op)) {
 					rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 					goto out;
@@ -636,7 +641,7 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 
 		if (kv_find(rec->kv, rec->nkv, o->key))
 			continue;
-		if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, o->file, o->line,
+		if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, NULL, o->file, o->line,
 			    o->col, o->op)) {
 			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
@@ -718,11 +723,11 @@ static int parse_global(struct parser *ps, const struct lline *l, const struct p
 		free(kv->value);
 		free(kv->key);
 		kv->key = kv->value = NULL;
-		if (kv_set(kv, key, val, l->file, LN(l, pr->key_off), CL(l, pr->key_off), pr->op))
+		if (kv_set(kv, key, val, NULL, l->file, LN(l, pr->key_off), CL(l, pr->key_off), pr->op))
 			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 		return 0;
 	}
-	if (kv_push(&c->globals, &c->nglobals, key, val, l->file, LN(l, pr->key_off),
+	if (kv_push(&c->globals, &c->nglobals, key, val, NULL, l->file, LN(l, pr->key_off),
 		    CL(l, pr->key_off), pr->op))
 		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 	return 0;
