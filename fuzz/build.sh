@@ -17,5 +17,5 @@ mkdir -p "$(dirname "$out")"
 	-I"$build" -I"$src/lib" $(pkg-config --cflags json-c) \
 	"$src/fuzz/sc_fuzz.c" "$src/lib/sc_conf.c" "$src/lib/sc_options.c" \
 	"$src/lib/sc_translate.c" "$src/lib/mdc_intent.c" "$src/lib/mdc_json.c" \
-	"$src/lib/mdc_str.c" "$src/lib/mdc_buf.c" "$src/lib/mdc_err.c" \
+	"$src/lib/mdc_str.c" "$src/lib/mdc_hash.c" "$src/lib/mdc_buf.c" "$src/lib/mdc_err.c" \
 	$(pkg-config --libs json-c) -o "$out"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "mdc_hash.h"
 #include "mdc_json.h"
 #include "mdc_plan.h"
 #include "mdc_value.h"
@@ -46,6 +47,17 @@ static const struct plan_path {
 	[PP_NODE_SETS] = { SLURM_SPEC ".node_sets", SLURM_SPEC, "node_sets", json_type_array },
 };
 
+/* An index of one list of WANT by its id field, so that applying N ops
+ * to a list of N elements stays linear.  The ids are borrowed from the
+ * elements: the index follows appends and is dropped when an element is
+ * removed (ids are never changed in place). */
+struct plan_ix {
+	const json_object *arr;	/* NULL: slot free */
+	const char *idfield;
+	size_t n;		/* elements indexed, a prefix of ARR */
+	struct mdc_hash h;
+};
+
 /* Working state of one mdc_plan_make call. */
 struct plan_st {
 	struct mdc_plan *plan;
@@ -56,6 +68,7 @@ struct plan_st {
 	bool config_touched;		/* the user's ops set or unset config keys */
 	struct mdc_strv unpinned;	/* pools the user explicitly unpinned */
 	struct mdc_strv pinned;		/* pools the user explicitly pinned to an image */
+	struct plan_ix ix[4];		/* indexes of WANT's lists (want_find) */
 	bool nomem;
 };
 
@@ -206,8 +219,58 @@ static void list_ids(const json_object *arr, const char *idfield, char *out, siz
 		snprintf(out, outsz, "none");
 }
 
-static int arr_del_idx(json_object *arr, size_t idx)
+/* Index the elements of ARR not yet in H (the first of equal ids wins,
+ * as in find_by_id); *N counts those done.  0 or MDC_ERR_NOMEM. */
+static int index_list(struct mdc_hash *h, size_t *n, const json_object *arr, const char *idfield)
 {
+	size_t len = arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+
+	for (; *n < len; (*n)++) {
+		const char *id = mdc_json_get_str(json_object_array_get_idx(arr, *n), idfield, NULL);
+
+		if (id && mdc_hash_put(h, id, *n, false))
+			return MDC_ERR_NOMEM;
+	}
+	return 0;
+}
+
+/* find_by_id on a list of WANT, through its index. */
+static int want_find(struct plan_st *st, const json_object *arr, const char *idfield, const char *id)
+{
+	const size_t nix = sizeof(st->ix) / sizeof(st->ix[0]);
+	struct plan_ix *x = NULL;
+	size_t i, len;
+
+	if (!arr || !id || !json_object_is_type(arr, json_type_array))
+		return find_by_id(arr, idfield, id);
+	len = json_object_array_length(arr);
+	for (i = 0; i < nix && !x; i++)
+		if (st->ix[i].arr == arr && !strcmp(st->ix[i].idfield, idfield))
+			x = &st->ix[i];
+	for (i = 0; i < nix && !x; i++)
+		if (!st->ix[i].arr)
+			x = &st->ix[i];
+	if (!x)
+		return find_by_id(arr, idfield, id);
+	if (x->arr != arr || x->n > len) {
+		mdc_hash_clear(&x->h);
+		x->arr = arr;
+		x->idfield = idfield;
+		x->n = 0;
+	}
+	if (index_list(&x->h, &x->n, arr, idfield)) {
+		mdc_hash_clear(&x->h);
+		x->arr = NULL;
+		return find_by_id(arr, idfield, id);
+	}
+	return mdc_hash_get(&x->h, id, &i) ? (int) i : -1;
+}
+
+static int arr_del_idx(struct plan_st *st, json_object *arr, size_t idx)
+{
+	for (size_t i = 0; i < sizeof(st->ix) / sizeof(st->ix[0]); i++)
+		if (st->ix[i].arr == arr)
+			st->ix[i].arr = NULL;
 	return json_object_array_del_idx(arr, idx, 1);
 }
 
@@ -260,7 +323,7 @@ static bool check_label(struct plan_st *st, const char *where, const char *key, 
 static json_object *want_part(struct plan_st *st, const struct mdc_op *op)
 {
 	json_object *parts = mdc_json_get_arr(slurm_spec(st->want), "partitions");
-	int i = find_by_id(parts, "id", op->id);
+	int i = want_find(st, parts, "id", op->id);
 	char ids[512];
 
 	if (i < 0) {
@@ -278,7 +341,7 @@ static bool want_compute_pool(struct plan_st *st, const char *where, const char 
 	const char *login = mdc_json_get_str(slurm_spec(st->want), "login_node_pool_id", NULL);
 	char ids[512];
 
-	if (find_by_id(pools, "id", id) < 0) {
+	if (want_find(st, pools, "id", id) < 0) {
 		list_ids(pools, "id", ids, sizeof(ids));
 		refuse(st, where, "%s: node pool '%s' does not exist (node pools: %s)", subj, id, ids);
 		return false;
@@ -341,7 +404,7 @@ static int op_part_create(struct plan_st *st, const struct mdc_op *op)
 	snprintf(subj, sizeof(subj), "partition '%s'", op->id);
 	if (!ss || !(parts = get_or_make(ss, "partitions", json_type_array)))
 		return MDC_ERR_NOMEM;
-	if (find_by_id(parts, "id", op->id) >= 0) {
+	if (want_find(st, parts, "id", op->id) >= 0) {
 		refuse(st, op->where, "%s already exists", subj);
 		return 0;
 	}
@@ -406,7 +469,7 @@ static int op_part_delete(struct plan_st *st, const struct mdc_op *op)
 		       "first (mdcctl partition default ID)", op->id);
 		return 0;
 	}
-	return arr_del_idx(parts, (size_t) find_by_id(parts, "id", op->id)) ? MDC_ERR_NOMEM : 0;
+	return arr_del_idx(st, parts, (size_t) want_find(st, parts, "id", op->id)) ? MDC_ERR_NOMEM : 0;
 }
 
 static int op_nodeset(struct plan_st *st, const struct mdc_op *op, bool set)
@@ -422,7 +485,7 @@ static int op_nodeset(struct plan_st *st, const struct mdc_op *op, bool set)
 		return 0;
 	if (!(sets = get_or_make(slurm_spec(st->want), "node_sets", json_type_array)))
 		return MDC_ERR_NOMEM;
-	i = find_by_id(sets, "node_pool_id", op->id);
+	i = want_find(st, sets, "node_pool_id", op->id);
 	if (i < 0) {
 		if (!set) {
 			warn(st, op->where, "%s has no settings: nothing to remove", subj);
@@ -443,14 +506,14 @@ static int op_nodeset(struct plan_st *st, const struct mdc_op *op, bool set)
 		return rc;
 	/* a node set left without settings is dropped, as if never added */
 	if (json_object_object_length(cfg) == 0)
-		return arr_del_idx(sets, (size_t) i) ? MDC_ERR_NOMEM : 0;
+		return arr_del_idx(st, sets, (size_t) i) ? MDC_ERR_NOMEM : 0;
 	return 0;
 }
 
 static json_object *want_pool(struct plan_st *st, const struct mdc_op *op)
 {
 	json_object *pools = mdc_json_get_arr(st->want, "node_pools");
-	int i = find_by_id(pools, "id", op->id);
+	int i = want_find(st, pools, "id", op->id);
 	char ids[512];
 
 	if (i < 0) {
@@ -540,7 +603,7 @@ static int op_script(struct plan_st *st, const struct mdc_op *op, const char *fi
 			       what, op->index, json_object_array_length(arr));
 			return 0;
 		}
-		return arr_del_idx(arr, (size_t) op->index) ? MDC_ERR_NOMEM : 0;
+		return arr_del_idx(st, arr, (size_t) op->index) ? MDC_ERR_NOMEM : 0;
 	default: {
 		json_object *list = json_object_new_array();
 
@@ -809,19 +872,24 @@ static void diff_list(struct plan_st *st, const char *what, const char *idfield,
 		      json_object *a, json_object *b)
 {
 	size_t na = a ? json_object_array_length(a) : 0, nb = b ? json_object_array_length(b) : 0;
+	struct mdc_hash ha = MDC_HASH_INIT(MDC_HASH_EXACT), hb = MDC_HASH_INIT(MDC_HASH_EXACT);
+	size_t ia = 0, ib = 0, jb;
 	char scope[300];
 
+	if (index_list(&ha, &ia, a, idfield) || index_list(&hb, &ib, b, idfield)) {
+		st->nomem = true;
+		goto out;
+	}
 	for (size_t i = 0; i < na; i++) {
 		json_object *ea = json_object_array_get_idx(a, i), *eb;
 		const char *id = mdc_json_get_str(ea, idfield, "?");
-		int j = find_by_id(b, idfield, id);
 
 		snprintf(scope, sizeof(scope), "%s %s", what, id);
-		if (j < 0) {
+		if (!mdc_hash_get(&hb, id, &jb)) {
 			add_elem_change(st, scope, idfield, ea, NULL);
 			continue;
 		}
-		eb = json_object_array_get_idx(b, (size_t) j);
+		eb = json_object_array_get_idx(b, jb);
 		if (!json_object_is_type(ea, json_type_object) || !json_object_is_type(eb, json_type_object)) {
 			if (!mdc_json_equal(ea, eb))
 				add_change(st, scope, NULL, ea, eb);
@@ -846,11 +914,14 @@ static void diff_list(struct plan_st *st, const char *what, const char *idfield,
 		json_object *eb = json_object_array_get_idx(b, j);
 		const char *id = mdc_json_get_str(eb, idfield, "?");
 
-		if (find_by_id(a, idfield, id) < 0) {
+		if (!mdc_hash_get(&ha, id, NULL)) {
 			snprintf(scope, sizeof(scope), "%s %s", what, id);
 			add_elem_change(st, scope, idfield, NULL, eb);
 		}
 	}
+out:
+	mdc_hash_free(&ha);
+	mdc_hash_free(&hb);
 }
 
 static void diff_scripts(struct plan_st *st, const char *scope, json_object *a, json_object *b)
@@ -1203,6 +1274,8 @@ out:
 	json_object_put(st.want);
 	mdc_strv_free(&st.unpinned);
 	mdc_strv_free(&st.pinned);
+	for (size_t i = 0; i < sizeof(st.ix) / sizeof(st.ix[0]); i++)
+		mdc_hash_free(&st.ix[i].h);
 	return rc;
 }
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdint.h>
+#include "mdc_hash.h"
 #include "mdc_json.h"
 #include "mdc_rules.h"
 #include "mdc_str.h"
@@ -458,6 +460,30 @@ static json_object *mdc_find_by(const json_object *arr, const char *field, const
 	return NULL;
 }
 
+/* *DUP = index of the first element of ARR whose FIELD repeats an earlier
+ * one's, or SIZE_MAX: an index, not a scan per element, so lists of
+ * thousands stay linear.  0 or MDC_ERR_NOMEM. */
+static int mdc_first_dup(const json_object *arr, const char *field, size_t *dup)
+{
+	struct mdc_hash seen = MDC_HASH_INIT(MDC_HASH_EXACT);
+	size_t n = arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+	int rc = 0;
+
+	*dup = SIZE_MAX;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const char *id = mdc_json_get_str(json_object_array_get_idx(arr, i), field, "");
+
+		if (mdc_hash_get(&seen, id, NULL))
+			*dup = i;
+		else
+			rc = mdc_hash_put(&seen, id, i, false);
+		if (*dup != SIZE_MAX)
+			break;
+	}
+	mdc_hash_free(&seen);
+	return rc;
+}
+
 static int mdc_check_str_list(const json_object *v, const char *field, struct mdc_ctx *ctx)
 {
 	if (!v)
@@ -514,6 +540,8 @@ static bool mdc_json_count(const json_object *obj, const char *field, long long 
 
 static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
 {
+	size_t dup;
+
 	if (!pools)
 		return 0;
 	if (!json_object_is_type(pools, json_type_array))
@@ -521,6 +549,8 @@ static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
 	if (json_object_array_length(pools) > MDC_RULES_MAX_POOLS)
 		return mdc_rules_fail(ctx, "node_pools", "%zu node pools: at most %d",
 				      json_object_array_length(pools), MDC_RULES_MAX_POOLS);
+	if (mdc_first_dup(pools, "id", &dup))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; i < json_object_array_length(pools); i++) {
 		json_object *p = json_object_array_get_idx(pools, i);
 		const char *id = mdc_json_get_str(p, "id", "");
@@ -532,9 +562,8 @@ static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
 			return mdc_rules_fail(ctx, "node_pools", "node_pools[%zu] needs an 'id'", i);
 		if ((rc = mdc_rules_check_id("node pool", id, ctx)))
 			return rc;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(pools, j), "id", ""), id))
-				return mdc_rules_fail(ctx, "node_pools", "node pool '%s' is listed twice", id);
+		if (i == dup)
+			return mdc_rules_fail(ctx, "node_pools", "node pool '%s' is listed twice", id);
 		if (img && !json_object_is_type(img, json_type_string) &&
 		    !json_object_is_type(img, json_type_null))
 			return mdc_rules_fail(ctx, "node_pools", "node pool '%s': node_image must be a "
@@ -616,6 +645,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 	const char *login = mdc_json_get_str(ss, "login_node_pool_id", "");
 	const char *def = mdc_json_get_str(ss, "default_partition_id", "");
 	char path[512] = "";
+	size_t dup, sdup;
 	int rc;
 
 	if (!mdc_json_utf8_ok(cl, path, sizeof(path)))
@@ -635,6 +665,8 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 	if (parts && json_object_array_length(parts) > MDC_RULES_MAX_PARTITIONS)
 		return mdc_rules_fail(ctx, SS "partitions", "%zu partitions: at most %d",
 				      json_object_array_length(parts), MDC_RULES_MAX_PARTITIONS);
+	if (mdc_first_dup(parts, "id", &dup) || mdc_first_dup(sets, "node_pool_id", &sdup))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 	for (size_t i = 0; parts && i < json_object_array_length(parts); i++) {
 		json_object *p = json_object_array_get_idx(parts, i);
 		const char *id = mdc_json_get_str(p, "id", "");
@@ -645,9 +677,8 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 			return mdc_rules_fail(ctx, SS "partitions", "partitions[%zu] needs an 'id'", i);
 		if ((rc = mdc_rules_check_id("partition", id, ctx)))
 			return rc;
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(parts, j), "id", ""), id))
-				return mdc_rules_fail(ctx, SS "partitions", "partition '%s' is listed twice", id);
+		if (i == dup)
+			return mdc_rules_fail(ctx, SS "partitions", "partition '%s' is listed twice", id);
 		if ((rc = mdc_check_str_list(ids, SS "partitions.node_pool_ids", ctx)))
 			return rc;
 		for (size_t j = 0; ids && j < json_object_array_length(ids); j++) {
@@ -682,10 +713,8 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 			return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' names no compute "
 					      "node pool: use the id of a pool in node_pools other than "
 					      "the login pool", mdc_safe(pid));
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(sets, j), "node_pool_id", ""),
-				    pid))
-				return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' is listed twice", pid);
+		if (i == sdup)
+			return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' is listed twice", pid);
 		snprintf(where, sizeof(where), "node set '%s'", pid);
 		if ((rc = mdc_rules_check_config_map(mdc_json_get(s, "config"), SC_SCOPE_NODE, where, ctx)))
 			return rc;

@@ -10,7 +10,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,13 +33,6 @@ static const struct {
 	[SC_REC_FRONTEND]  = { "FrontendName", SC_SCOPE_FRONTEND, true },
 };
 
-/* Slurm's key=value pattern (parse_config.c): key of alnum, '_' and '.';
- * optional operator; value quoted (may hold blanks) or a run of
- * non-blanks; then a blank or the end. */
-#define KV_PATTERN \
-	"^[[:space:]]*([[:alnum:]_.]+)[[:space:]]*([-*+/]?)=[[:space:]]*" \
-	"((\"([^\"]*)\")|([^[:space:]]+))([[:space:]]|$)"
-
 /* Hostile files are bounded (issue 16.6): one file, and the whole
  * include tree (a fan-out of 3 at depth 16 is 43 million files), in files
  * and bytes.  Real slurm.conf trees are a few MiB in a few dozen files. */
@@ -60,11 +52,6 @@ struct lline {
 struct parser {
 	struct sc_conf *conf;
 	struct mdc_ctx *ctx;
-	regex_t re;
-	/* record names seen (index + 1 into conf->recs, 0 = free), so that
-	 * 10^5 NodeName lines stay linear */
-	size_t *names;
-	size_t names_cap, names_n;
 	long last_default[SC_REC_MAX];	/* latest NAME=DEFAULT record, -1 = none */
 	struct mdc_strv stack;	/* include chain (real paths) */
 	size_t tree_files;	/* included files read so far */
@@ -103,6 +90,8 @@ void sc_conf_free(struct sc_conf *conf)
 		free(conf->recs[i].name);
 	}
 	free(conf->recs);
+	for (i = 0; i < SC_REC_MAX; i++)
+		mdc_hash_free(&conf->names[i]);
 	for (i = 0; i < conf->ndiags; i++)
 		free(conf->diags[i].msg);
 	free(conf->diags);
@@ -311,16 +300,21 @@ static const char *intern_file(struct parser *ps, const char *path)
 	return f->v[f->n - 1];
 }
 
-static int kv_set(struct sc_kv *kv, const char *key, const char *value,
+/* OWN, if set, holds VALUE malloc'ed: it is taken (and NULLed), saving a
+ * copy per pair read. */
+static int kv_set(struct sc_kv *kv, const char *key, const char *value, char **own,
 		  const char *file, int line, int col, char op)
 {
-	char *k = strdup(key), *v = strdup(value);
+	char *k = strdup(key), *v = own ? *own : strdup(value);
 
 	if (!k || !v) {
 		free(k);
-		free(v);
+		if (!own)
+			free(v);
 		return MDC_ERR_NOMEM;
 	}
+	if (own)
+		*own = NULL;
 	kv->key = k;
 	kv->value = v;
 	kv->file = file;
@@ -343,14 +337,18 @@ static struct sc_kv *kv_find(struct sc_kv *kv, size_t n, const char *key)
 
 /* Append KEY=VALUE to *KV (*N entries). */
 static int kv_push(struct sc_kv **kv, size_t *n, const char *key, const char *value,
-		   const char *file, int line, int col, char op)
+		   char **own, const char *file, int line, int col, char op)
 {
-	struct sc_kv *p = realloc(*kv, (*n + 1) * sizeof(**kv));
+	struct sc_kv *p = *kv;
 
-	if (!p)
-		return MDC_ERR_NOMEM;
-	*kv = p;
-	if (kv_set(&p[*n], key, value, file, line, col, op))
+	/* capacity is the next power of two: grow only when N is one, so a
+	 * record of K keys costs log K reallocations, not K */
+	if (!(*n & (*n - 1))) {
+		if (!(p = realloc(*kv, (*n ? *n * 2 : 1) * sizeof(**kv))))
+			return MDC_ERR_NOMEM;
+		*kv = p;
+	}
+	if (kv_set(&p[*n], key, value, own, file, line, col, op))
 		return MDC_ERR_NOMEM;
 	(*n)++;
 	return 0;
@@ -366,29 +364,86 @@ struct pair {
 	size_t next;		/* offset after the value */
 };
 
+/* [[:space:]] and [[:alnum:]_.] of the C locale (the tools never call
+ * setlocale, and Slurm's daemons run in the C locale too). */
+static bool lex_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static bool lex_key(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.';
+}
+
+/* Slurm's pattern (SC_KV_PATTERN) by hand: every part of it is forced
+ * (a key, blanks, an operator only right before '=', blanks), except the
+ * value's two alternatives.  A quoted value ends at the first quote, and
+ * needs a blank or the end after it; otherwise the value is the run of
+ * non-blanks.  When both match the quoted one is at least as long, and
+ * on a tie glibc keeps the first alternative (the quoted one), which the
+ * differential test in test_sc_conf checks against regexec. */
+bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
+{
+	size_t i = off, k, v, e;
+
+	while (lex_space(s[i]))
+		i++;
+	for (k = i; lex_key(s[i]); i++)
+		;
+	if (i == k)
+		return false;
+	p->key_off = k;
+	p->key_len = i - k;
+	while (lex_space(s[i]))
+		i++;
+	p->op = '=';
+	if ((s[i] == '-' || s[i] == '*' || s[i] == '+' || s[i] == '/') && s[i + 1] == '=')
+		p->op = s[i++];
+	if (s[i] != '=')
+		return false;
+	for (i++; lex_space(s[i]); i++)
+		;
+	v = i;
+	if (s[v] == '"') {
+		for (e = v + 1; s[e] && s[e] != '"'; e++)
+			;
+		if (s[e] == '"' && (!s[e + 1] || lex_space(s[e + 1]))) {
+			p->val_off = v + 1;
+			p->val_len = e - v - 1;
+			p->next = e + 1;
+			p->quoted = true;
+			return true;
+		}
+	}
+	for (e = v; s[e] && !lex_space(s[e]); e++)
+		;
+	if (e == v)
+		return false;
+	p->val_off = v;
+	p->val_len = e - v;
+	p->next = e;
+	p->quoted = false;
+	return true;
+}
+
 /* Match one pair at offset OFF of L; false when none. */
 static bool next_pair(struct parser *ps, const struct lline *l, size_t off, struct pair *pr)
 {
-	regmatch_t m[8];
+	struct sc_lexpair lp;
 
-	if (off >= l->len)
+	(void) ps;
+	if (off >= l->len || !sc_lex_pair(l->s, off, &lp))
 		return false;
-	if (regexec(&ps->re, l->s + off, 8, m, 0) != 0)
-		return false;
-	pr->key_off = off + (size_t) m[1].rm_so;
-	pr->key_len = (size_t) (m[1].rm_eo - m[1].rm_so);
-	pr->op = m[2].rm_so != m[2].rm_eo ? l->s[off + (size_t) m[2].rm_so] : '=';
-	if (m[5].rm_so != -1) {
-		pr->val_off = off + (size_t) m[5].rm_so;
-		pr->val_len = (size_t) (m[5].rm_eo - m[5].rm_so);
-		pr->unterminated = false;
-	} else {
-		pr->val_off = off + (size_t) m[6].rm_so;
-		pr->val_len = (size_t) (m[6].rm_eo - m[6].rm_so);
-		pr->unterminated = l->s[pr->val_off] == '"' &&
-			!memchr(l->s + pr->val_off + 1, '"', pr->val_len - 1);
-	}
-	pr->next = off + (size_t) m[3].rm_eo;
+	pr->key_off = lp.key_off;
+	pr->key_len = lp.key_len;
+	pr->op = lp.op;
+	pr->val_off = lp.val_off;
+	pr->val_len = lp.val_len;
+	pr->unterminated = !lp.quoted && l->s[pr->val_off] == '"' &&
+		!memchr(l->s + pr->val_off + 1, '"', pr->val_len - 1);
+	pr->next = lp.next;
 	return true;
 }
 
@@ -479,53 +534,6 @@ static int check_pair(struct parser *ps, const struct lline *l, const struct pai
 
 /* ---- records ---- */
 
-static size_t name_hash(enum sc_rec_type type, const char *name)
-{
-	size_t h = 5381 + (size_t) type;
-
-	for (; *name; name++)
-		h = h * 33 + (unsigned char) *name;
-	return h;
-}
-
-/* The first non-DEFAULT record of TYPE named like REC (other than REC
- * itself), after remembering REC if it is the first: index or -1. */
-static long name_seen(struct parser *ps, size_t idx)
-{
-	const struct sc_conf *c = ps->conf;
-	const struct sc_record *rec = &c->recs[idx];
-	size_t i, mask;
-
-	if (ps->names_n * 2 >= ps->names_cap) {
-		size_t ncap = ps->names_cap ? ps->names_cap * 2 : 1024, *n, j;
-
-		n = calloc(ncap, sizeof(*n));
-		if (!n)
-			return -2;
-		for (j = 0; j < ps->names_cap; j++) {
-			if (!ps->names[j])
-				continue;
-			i = name_hash(c->recs[ps->names[j] - 1].type, c->recs[ps->names[j] - 1].name) & (ncap - 1);
-			while (n[i])
-				i = (i + 1) & (ncap - 1);
-			n[i] = ps->names[j];
-		}
-		free(ps->names);
-		ps->names = n;
-		ps->names_cap = ncap;
-	}
-	mask = ps->names_cap - 1;
-	for (i = name_hash(rec->type, rec->name) & mask; ps->names[i]; i = (i + 1) & mask) {
-		const struct sc_record *o = &c->recs[ps->names[i] - 1];
-
-		if (o->type == rec->type && !strcmp(o->name, rec->name))
-			return (long) ps->names[i] - 1;
-	}
-	ps->names[i] = idx + 1;
-	ps->names_n++;
-	return -1;
-}
-
 /* A record line: NAME=VALUE then the keys of its scope. */
 static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_type type,
 			const struct pair *first, const char *name)
@@ -557,6 +565,10 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 	rec->file = l->file;
 	rec->line = LN(l, first->key_off);
 	c->nrecs++;
+	/* the name index keeps the first record of each name (Slurm's
+	 * parser keeps both; slurmctld uses the first) */
+	if (!rec->is_default && mdc_hash_put(&c->names[type], rec->name, c->nrecs - 1, false))
+		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 	snprintf(where, sizeof(where), "on a %s line", rec_types[type].key);
 
 	while (next_pair(ps, l, off, &pr)) {
@@ -584,7 +596,7 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 			kv->col = CL(l, pr.key_off);
 			if (rc)
 				goto out;
-		} else if (kv_push(&rec->kv, &rec->nkv, key, val, l->file,
+		} else if (kv_push(&rec->kv, &rec->nkv, key, val, &val, l->file,
 				   LN(l, pr.key_off), CL(l, pr.key_off), pr.op)) {
 			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
@@ -613,7 +625,7 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 
 				if (kv_find(rec->kv, rec->nkv, o->key))
 					continue;
-				if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, o->file,
+				if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, NULL, o->file,
 					    o->line, o->col, o->op)) {
 					rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 					goto out;
@@ -628,7 +640,7 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 
 		if (kv_find(rec->kv, rec->nkv, o->key))
 			continue;
-		if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, o->file, o->line,
+		if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, NULL, o->file, o->line,
 			    o->col, o->op)) {
 			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
@@ -638,14 +650,11 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 	/* Same name twice: Slurm's parser keeps both; slurmctld then uses the
 	 * first partition and refuses a node defined twice. */
 	{
-		long first_idx = name_seen(ps, c->nrecs - 1);
+		size_t first_idx;
 		struct sc_record *o;
 
-		if (first_idx == -2) {
-			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		if (first_idx < 0)
+		if (!mdc_hash_get(&c->names[type], rec->name, &first_idx) ||
+		    first_idx == c->nrecs - 1)
 			goto out;
 		o = &c->recs[first_idx];
 		rc = pwarn(ps, l->file, rec->line, CL(l, first->val_off),
@@ -713,11 +722,11 @@ static int parse_global(struct parser *ps, const struct lline *l, const struct p
 		free(kv->value);
 		free(kv->key);
 		kv->key = kv->value = NULL;
-		if (kv_set(kv, key, val, l->file, LN(l, pr->key_off), CL(l, pr->key_off), pr->op))
+		if (kv_set(kv, key, val, NULL, l->file, LN(l, pr->key_off), CL(l, pr->key_off), pr->op))
 			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 		return 0;
 	}
-	if (kv_push(&c->globals, &c->nglobals, key, val, l->file, LN(l, pr->key_off),
+	if (kv_push(&c->globals, &c->nglobals, key, val, NULL, l->file, LN(l, pr->key_off),
 		    CL(l, pr->key_off), pr->op))
 		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 	return 0;
@@ -1120,15 +1129,11 @@ static int parser_init(struct parser *ps, struct sc_conf *conf, struct mdc_ctx *
 	for (i = 0; i < conf->nrecs; i++)
 		if (conf->recs[i].is_default)
 			ps->last_default[conf->recs[i].type] = (long) i;
-	if (regcomp(&ps->re, KV_PATTERN, REG_EXTENDED) != 0)
-		return mdc_fail(ctx, MDC_ERR_INTERNAL, "cannot compile the key=value pattern");
 	return 0;
 }
 
 static void parser_done(struct parser *ps)
 {
-	regfree(&ps->re);
-	free(ps->names);
 	mdc_strv_free(&ps->stack);
 }
 
@@ -1306,11 +1311,9 @@ const struct sc_record *sc_conf_record(const struct sc_conf *conf,
 {
 	size_t i;
 
-	for (i = 0; conf && i < conf->nrecs; i++)
-		if (conf->recs[i].type == type && !conf->recs[i].is_default &&
-		    name && !strcmp(conf->recs[i].name, name))
-			return &conf->recs[i];
-	return NULL;
+	if (!conf || type >= SC_REC_MAX || !mdc_hash_get(&conf->names[type], name, &i))
+		return NULL;
+	return &conf->recs[i];
 }
 
 const struct sc_kv *sc_record_kv(const struct sc_record *rec, const char *key)

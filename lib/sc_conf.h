@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <json-c/json.h>
 #include "mdc_err.h"
+#include "mdc_hash.h"
 #include "mdc_str.h"
 
 #define SC_INCLUDE_MAX 16		/* nested Include levels */
@@ -89,6 +90,7 @@ struct sc_conf {
 	size_t nglobals;
 	struct sc_record *recs;	/* in file order, DEFAULT records included */
 	size_t nrecs, recs_cap;
+	struct mdc_hash names[SC_REC_MAX];	/* name -> first non-DEFAULT record of a type */
 	struct sc_diag *diags;	/* warnings, then at most one error */
 	size_t ndiags;
 	struct mdc_strv files;	/* every file read, the main one first */
@@ -114,6 +116,24 @@ int sc_conf_load_string(struct sc_conf *conf, const char *text, size_t len,
 int sc_conf_parse_file(const char *path, struct sc_conf **out, struct mdc_ctx *ctx);
 int sc_conf_parse_string(const char *text, size_t len, const char *name,
 			 struct sc_conf **out, struct mdc_ctx *ctx);
+
+/* One Key[op]=Value pair of the slurm.conf grammar at S + OFF (S ends at
+ * its first NUL), matched exactly as Slurm's key=value regular expression
+ * matches it (parse_config.c, glibc's POSIX leftmost-longest, ties to the
+ * quoted value: SC_KV_PATTERN), without the regex.  Offsets are from S;
+ * VAL excludes the quotes of a quoted value; NEXT is just past the value.
+ * False when no pair starts there.  (Exposed for the differential test.) */
+struct sc_lexpair {
+	size_t key_off, key_len;
+	size_t val_off, val_len;
+	size_t next;
+	char op;		/* '=' or the operator of +=, -=, *=, /= */
+	bool quoted;
+};
+bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p);
+#define SC_KV_PATTERN \
+	"^[[:space:]]*([[:alnum:]_.]+)[[:space:]]*([-*+/]?)=[[:space:]]*" \
+	"((\"([^\"]*)\")|([^[:space:]]+))([[:space:]]|$)"
 
 /* Accessors: borrowed pointers into CONF, NULL when absent.  Keys match
  * ignoring case and underscores (C7). */

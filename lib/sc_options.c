@@ -17,10 +17,12 @@
 #include "config.h"
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "mdc_hash.h"
 #include "mdc_str.h"
 #include "sc_options.h"
 
@@ -411,14 +413,47 @@ const struct sc_option *sc_opt_at(size_t n)
 	return n < NOPTS ? &opts[n] : NULL;
 }
 
+/* The name index: a name's first row in the table, and for each row the
+ * next row with the same name (NOPTS: none), so a lookup returns the first
+ * row of the right scope, as a scan of the table in order would.  Built
+ * once (plugins look keys up from several threads). */
+static struct mdc_hash opt_index = MDC_HASH_INIT(MDC_HASH_KEY);
+static size_t opt_next[NOPTS];
+static bool opt_indexed;
+static pthread_once_t opt_once = PTHREAD_ONCE_INIT;
+
+static void opt_index_build(void)
+{
+	for (size_t i = NOPTS; i-- > 0;) {
+		size_t j;
+
+		opt_next[i] = mdc_hash_get(&opt_index, opts[i].name, &j) ? j : NOPTS;
+		if (mdc_hash_put(&opt_index, opts[i].name, i, true)) {
+			mdc_hash_free(&opt_index);
+			return;
+		}
+	}
+	opt_indexed = true;
+}
+
 const struct sc_option *sc_opt_find(const char *key, unsigned scope)
 {
 	size_t i;
 
 	if (!key)
 		return NULL;
-	for (i = 0; i < NOPTS; i++)
-		if ((opts[i].scope & scope) && mdc_key_eq(opts[i].name, key))
+	pthread_once(&opt_once, opt_index_build);
+	if (!opt_indexed) {
+		/* no memory for the index: scan */
+		for (i = 0; i < NOPTS; i++)
+			if ((opts[i].scope & scope) && mdc_key_eq(opts[i].name, key))
+				return &opts[i];
+		return NULL;
+	}
+	if (!mdc_hash_get(&opt_index, key, &i))
+		return NULL;
+	for (; i < NOPTS; i = opt_next[i])
+		if (opts[i].scope & scope)
 			return &opts[i];
 	return NULL;
 }

@@ -105,6 +105,21 @@ static const struct tcase cases[] = {
 	  MDC_MODE_UNSPECIFIED, false, SS "partitions",
 	  SLURM("\"partitions\":[{\"id\":\"cpu\",\"node_pool_ids\":[\"cpu\"],\"config\":{\"MaxTime\":\"60\"}}]"),
 	  NULL, NULL, NULL },
+	/* the plan's index of the partitions follows appends and removals */
+	{ "partition create, delete, create again, set: the index follows", "cluster.json",
+	  { { MDC_OP_PART_CREATE, "all", NULL, NULL, "cpu,gpu", NULL, 0, 0, 0 },
+	    { MDC_OP_PART_DELETE, "gpu", NULL, NULL, NULL, NULL, 0, 0, 0 },
+	    { MDC_OP_PART_CREATE, "gpu", NULL, NULL, "cpu", NULL, 0, 0, 0 },
+	    { MDC_OP_PART_SET, "all", "MaxTime", "5", NULL, NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, SS "partitions",
+	  SLURM("\"partitions\":[{\"id\":\"cpu\",\"node_pool_ids\":[\"cpu\"],\"config\":{\"MaxTime\":\"60\"}},"
+		"{\"id\":\"all\",\"node_pool_ids\":[\"cpu\",\"gpu\"],\"config\":{\"MaxTime\":\"5\"}},"
+		"{\"id\":\"gpu\",\"node_pool_ids\":[\"cpu\"],\"config\":{}}]"),
+	  NULL, NULL, NULL },
+	{ "partition create twice: the second is refused", "cluster.json",
+	  { { MDC_OP_PART_CREATE, "all", NULL, NULL, "cpu", NULL, 0, 0, 0 },
+	    { MDC_OP_PART_CREATE, "all", NULL, NULL, "gpu", NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, "", NULL, "partition 'all' already exists", NULL, NULL },
 	{ "nodeset set: a new node_sets entry", "cluster.json",
 	  { { MDC_OP_NODESET_SET, "gpu", "Weight", "10", NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, SS "node_sets",

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -435,6 +436,65 @@ static void test_json(void **state)
 	assert_int_equal(sc_time_minutes("1-2-3"), -1);
 }
 
+/* The hand-written lexer against Slurm's own pattern run by glibc's
+ * regexec (what parse_config.c does): same match or no match, same key,
+ * operator, value and end, on hand-picked ties and on random lines over
+ * the characters that matter to the grammar. */
+static void lex_vs_regex(const regex_t *re, const char *s)
+{
+	regmatch_t m[8];
+	struct sc_lexpair p;
+	bool want = regexec(re, s, 8, m, 0) == 0, got = sc_lex_pair(s, 0, &p);
+
+	if (want != got)
+		fail_msg("\"%s\": regex %s, lexer %s", s, want ? "matches" : "does not match",
+			 got ? "matches" : "does not");
+	if (!want)
+		return;
+	if (p.key_off != (size_t) m[1].rm_so || p.key_len != (size_t) (m[1].rm_eo - m[1].rm_so) ||
+	    p.op != (m[2].rm_so != m[2].rm_eo ? s[m[2].rm_so] : '=') ||
+	    p.quoted != (m[5].rm_so != -1) ||
+	    p.val_off != (size_t) m[p.quoted ? 5 : 6].rm_so ||
+	    p.val_len != (size_t) (m[p.quoted ? 5 : 6].rm_eo - m[p.quoted ? 5 : 6].rm_so) ||
+	    p.next != (size_t) m[3].rm_eo)
+		fail_msg("\"%s\": the lexer's pair differs from the regex's", s);
+}
+
+static void test_lexer_is_the_regex(void **state)
+{
+	static const char *const fixed[] = {
+		"a=b", "a=\"ab\" x", "a=\"\"", "a=\"a b\" x", "a=\"ab\"c d", "a= \"x\"", "a=\"x\"\t",
+		"a=\"x", "a=\"x y", "a=", "a= ", "=b", " a =b", "a +=b", "a + =b", "a--=b", "a-=b",
+		"a.b_c=d", "a/=\"\" ", "a*=\"q\"\"", "\ta\v=\fb\r", "a=b\nc=d", "\xc3\xa9=x",
+		"a=\xc3\xa9", "a==b", "a=\"=\"",
+	};
+	static const char alpha[] = "aZ09_.-*+/=\" \t\n\v\x80#x";
+	regex_t re;
+	char s[24];
+	unsigned seed = 12345;
+
+	(void) state;
+	assert_int_equal(regcomp(&re, SC_KV_PATTERN, REG_EXTENDED), 0);
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		lex_vs_regex(&re, fixed[i]);
+	for (int n = 0; n < 200000; n++) {
+		size_t len;
+
+		seed = seed * 1103515245u + 12345u;
+		len = (seed >> 16) % (sizeof(s) - 1);
+		for (size_t i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			s[i] = alpha[(seed >> 16) % (sizeof(alpha) - 1)];
+		}
+		s[len] = '\0';
+		/* most random lines have no '=' after a key: seed some that do */
+		if (len > 3 && n % 2)
+			s[1 + (seed >> 8) % (len - 2)] = '=';
+		lex_vs_regex(&re, s);
+	}
+	regfree(&re);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_lenient_and_template),
 		cmocka_unit_test(test_many_lines),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_lexer_is_the_regex),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
