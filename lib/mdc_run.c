@@ -12,7 +12,10 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -86,6 +89,33 @@ static int stdio_actions(posix_spawn_file_actions_t *fa, const struct mdc_run_op
 	return rc;
 }
 
+/* 0 if PROG can be started, else an errno.  posix_spawn reports a program
+ * that cannot start only where the exec error travels back to the parent
+ * (not under valgrind, whose clone has no shared memory: the child just
+ * exits 127), so the check comes first and the message is the same
+ * everywhere.  Searched in PATH as execvp does when SEARCH and PROG has no
+ * slash. */
+static int runnable(const char *prog, bool search)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char buf[4096];
+	int e = ENOENT;
+
+	if (!search || strchr(prog, '/'))
+		return access(prog, X_OK) ? errno : 0;
+	for (p = path && *path ? path : "/usr/bin:/bin"; ; p = end + 1) {
+		size_t n;
+
+		end = strchr(p, ':');
+		n = end ? (size_t) (end - p) : strlen(p);
+		if (snprintf(buf, sizeof(buf), "%.*s%s%s", (int) n, p, n ? "/" : "", prog) <
+		    (int) sizeof(buf) && !access(buf, X_OK))
+			return 0;
+		if (!end)
+			return e;
+	}
+}
+
 int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out,
 	    struct mdc_buf *err, struct mdc_run_result *res, struct mdc_ctx *ctx)
 {
@@ -106,6 +136,10 @@ int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out
 	res->timed_out = res->truncated = false;
 	if (o->merge_err)
 		err = NULL;
+	if ((e = runnable(argv[0], o->search_path))) {
+		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot run '%s': %s", argv[0], strerror(e));
+		goto out;
+	}
 	if ((o->in && pipe2(pi, O_CLOEXEC)) || (out && pipe2(po, O_CLOEXEC)) ||
 	    (err && pipe2(pe, O_CLOEXEC))) {
 		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot create a pipe: %s", strerror(errno));
