@@ -14,8 +14,9 @@ printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (v
 mkdir -p "$(dirname "$out")"
 # shellcheck disable=SC2046
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I"$build" -I"$src/lib" $(pkg-config --cflags json-c) \
-	"$src/fuzz/sc_fuzz.c" "$src/lib/sc_conf.c" "$src/lib/sc_options.c" \
-	"$src/lib/sc_translate.c" "$src/lib/mdc_intent.c" "$src/lib/mdc_json.c" \
-	"$src/lib/mdc_str.c" "$src/lib/mdc_hash.c" "$src/lib/mdc_buf.c" "$src/lib/mdc_err.c" \
+	-I"$build" -I"$src/lib" -I"$src/lib/conf" $(pkg-config --cflags json-c) \
+	"$src/fuzz/sc_fuzz.c" "$src/lib/conf/sc_conf.c" "$src/lib/conf/sc_options.c" \
+	"$src/lib/sc_dump.c" "$src/lib/sc_translate.c" "$src/lib/mdc_intent.c" "$src/lib/mdc_json.c" \
+	"$src/lib/conf/mdc_str.c" "$src/lib/conf/mdc_hash.c" "$src/lib/conf/mdc_buf.c" \
+	"$src/lib/conf/mdc_err.c" \
 	$(pkg-config --libs json-c) -o "$out"

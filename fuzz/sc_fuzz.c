@@ -14,6 +14,7 @@
 #include <string.h>
 #include "mdc_intent.h"
 #include "sc_conf.h"
+#include "sc_dump.h"
 #include "sc_translate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The plugins export exactly the symbols Slurm looks up (version scripts
-# keep libmdc local), declare Slurm's version, link no libslurm, and leave
-# every Slurm symbol to the host process.
+# keep libmdc local), declare Slurm's version, link no libslurm and no
+# json-c, and leave every Slurm symbol to the host process.
 . "$top_srcdir/tests/lib/tap.sh"
 
 js=$top_builddir/plugins/job_submit/.libs/job_submit_mdc.so
 sp=$top_builddir/plugins/spank/.libs/spank_mdc.so
 command -v nm >/dev/null || skip_all "nm is not installed (binutils)"
-plan 9
+plan 11
 
 defined() { nm -D --defined-only "$1" | awk '{print $3}' | sort; }
 printf '%s\n' fini init job_modify job_submit plugin_name plugin_type plugin_version \
@@ -28,6 +28,8 @@ for so in "$js" "$sp"; do
 	unlike "$needed" 'libslurm' "$n links no libslurm (needs: $needed)"
 	unlike "$needed" 'libcurl|libyaml|libmicrohttpd' "$n pulls in no HTTP/YAML library"
 	undef=$(nm -D --undefined-only "$so" | awk '{print $2}')
+	# lib/conf/ is json-c-free: only `mdcctl conf dump` needs json-c
+	unlike "$needed $undef" 'libjson-c|(^| )json_' "$n needs no json-c (needs: $needed)"
 	like "$undef" '^slurm_(info|error)$' "$n leaves Slurm's logging to the host"
 done
 

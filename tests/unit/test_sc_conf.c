@@ -14,6 +14,7 @@
 #include "mdc_buf.h"
 #include "mdc_str.h"
 #include "sc_conf.h"
+#include "sc_dump.h"
 
 static char tmpdir[64];
 

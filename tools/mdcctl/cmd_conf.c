@@ -17,6 +17,7 @@
 #include "mdc_json.h"
 #include "mdc_slurmcheck.h"
 #include "sc_conf.h"
+#include "sc_dump.h"
 #include "mdcctl.h"
 
 static const char conf_usage[] =

@@ -23,7 +23,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <json-c/json.h>
 #include "mdc_err.h"
 #include "mdc_hash.h"
 #include "mdc_str.h"
@@ -151,12 +150,6 @@ size_t sc_conf_errors(const struct sc_conf *conf);
 
 /* "file:line:col: warning|error: msg" for diagnostic D (the caller frees). */
 char *sc_diag_format(const struct sc_diag *d);
-
-/* What was read, for `mdcctl conf dump --format json`: a new object
- * {files, globals:[{key,value,file,line,col}], records:[{type,name,default,
- * file,line,keys:[...]}], diagnostics:[{severity,file,line,col,message}]}
- * (NULL on ENOMEM; the caller puts it). */
-json_object *sc_conf_to_json(const struct sc_conf *conf);
 
 /* Slurm's time_str2mins(): minutes, or -1 if malformed; INFINITE and
  * UNLIMITED give -2. */
