@@ -1,6 +1,6 @@
 # X_AC_MDC_SLURM: the Slurm headers (no slurm.pc on Debian), the version the
-# plugins must declare, the plugin directory and libslurmfull (which the
-# plugins and the parser oracle resolve Slurm's symbols from).
+# plugins must declare, the directory the plugins install into, and apart
+# from it the directory the tests' parser oracle finds libslurmfull in.
 AC_DEFUN([X_AC_MDC_SLURM], [
   AC_CHECK_HEADERS([slurm/slurm.h slurm/spank.h], [],
     [AC_MSG_ERROR([Slurm headers not found: apt-get install libslurm-dev (or run scripts/install-deps)])])
@@ -12,27 +12,41 @@ AC_DEFUN([X_AC_MDC_SLURM], [
   AC_SUBST([MDC_SLURM_VERSION])
   AC_DEFINE_UNQUOTED([MDC_SLURM_VERSION], ["$MDC_SLURM_VERSION"], [Slurm version built against])
 
+  # The installed Slurm's plugin directory: the default for both below.
+  mdc_slurm_dir=
+  for d in `dpkg -L slurm-wlm-basic-plugins 2>/dev/null | $SED -n 's,/auth_munge\.so$,,p'` \
+           /usr/lib/x86_64-linux-gnu/slurm-wlm /usr/lib64/slurm /usr/lib/slurm /usr/local/lib/slurm; do
+    AS_IF([test -f "$d/auth_munge.so"], [mdc_slurm_dir=$d; break])
+  done
+
+  # Where our plugins are installed (distcheck and packages point it
+  # elsewhere; it is never searched for libraries).
   AC_ARG_WITH([slurm-plugindir],
-    [AS_HELP_STRING([--with-slurm-plugindir=DIR], [where Slurm loads plugins from (default: the installed Slurm's)])],
+    [AS_HELP_STRING([--with-slurm-plugindir=DIR], [install the plugins into DIR (default: the installed Slurm's plugin directory)])],
     [SLURM_PLUGINDIR=$withval], [
-      SLURM_PLUGINDIR=
-      for d in `dpkg -L slurm-wlm-basic-plugins 2>/dev/null | $SED -n 's,/auth_munge\.so$,,p'` \
-               /usr/lib/x86_64-linux-gnu/slurm-wlm /usr/lib64/slurm /usr/lib/slurm /usr/local/lib/slurm; do
-        AS_IF([test -f "$d/auth_munge.so"], [SLURM_PLUGINDIR=$d; break])
-      done
+      SLURM_PLUGINDIR=$mdc_slurm_dir
       AS_IF([test -z "$SLURM_PLUGINDIR"],
         [AC_MSG_ERROR([Slurm plugin directory not found: apt-get install slurm-wlm-basic-plugins, or pass --with-slurm-plugindir])])
     ])
-  AC_MSG_CHECKING([Slurm plugin directory])
+  AC_MSG_CHECKING([where to install the Slurm plugins])
   AC_MSG_RESULT([$SLURM_PLUGINDIR])
   AC_SUBST([SLURM_PLUGINDIR])
   AC_DEFINE_UNQUOTED([MDC_SLURM_PLUGINDIR], ["$SLURM_PLUGINDIR"], [Slurm plugin directory])
 
+  # Where libslurmfull is, for the tests only (sc_oracle, test_sc_options):
+  # without it they skip, and configure says so.
+  AC_ARG_WITH([slurmfull-dir],
+    [AS_HELP_STRING([--with-slurmfull-dir=DIR], [directory of libslurmfull.so, for the tests (default: the installed Slurm's plugin directory)])],
+    [SLURMFULL_DIR=$withval], [SLURMFULL_DIR=$mdc_slurm_dir])
   AC_MSG_CHECKING([for libslurmfull])
-  AS_IF([test -f "$SLURM_PLUGINDIR/libslurmfull.so"],
-    [SLURMFULL_LIBS="-L$SLURM_PLUGINDIR -Wl,-rpath,$SLURM_PLUGINDIR -lslurmfull"; AC_MSG_RESULT([$SLURM_PLUGINDIR])],
-    [AC_MSG_RESULT([no]); AC_MSG_ERROR([libslurmfull.so not found in $SLURM_PLUGINDIR: apt-get install slurm-wlm-basic-plugins])])
+  SLURMFULL_LIBS=
+  AS_IF([test -n "$SLURMFULL_DIR" && test -f "$SLURMFULL_DIR/libslurmfull.so"],
+    [SLURMFULL_LIBS="-L$SLURMFULL_DIR -Wl,-rpath,$SLURMFULL_DIR -lslurmfull"; AC_MSG_RESULT([$SLURMFULL_DIR])],
+    [AC_MSG_RESULT([no])
+     AC_MSG_WARN([libslurmfull.so not found${SLURMFULL_DIR:+ in $SLURMFULL_DIR}: the tests that compare with Slurm's own parser skip (apt-get install slurm-wlm-basic-plugins, or --with-slurmfull-dir)])])
+  AC_SUBST([SLURMFULL_DIR])
   AC_SUBST([SLURMFULL_LIBS])
+  AM_CONDITIONAL([HAVE_SLURMFULL], [test -n "$SLURMFULL_LIBS"])
 
   # the public libslurm, for mdcctl jobs (slurm_load_jobs, slurm_update_job)
   mdc_save_LIBS=$LIBS
