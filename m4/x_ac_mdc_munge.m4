@@ -19,6 +19,9 @@ AC_DEFUN([X_AC_MDC_MUNGE], [
     [AC_DEFINE([HAVE_MUNGE], [1], [libmunge is available (mdcd, broker mode)])],
     [test "x$with_munge" = xyes],
     [AC_MSG_ERROR([--with-munge: libmunge not found: apt-get install libmunge-dev (or run scripts/install-deps)])],
+    [test "x$with_munge" = xno],
+    [MUNGE_CFLAGS= MUNGE_LIBS=
+     AC_MSG_NOTICE([--without-munge: mdcd and broker mode are not built, their tests skip])],
     [MUNGE_CFLAGS= MUNGE_LIBS=
      AC_MSG_WARN([libmunge not found: mdcd and broker mode are not built, their tests skip (apt-get install libmunge-dev)])])
   AC_SUBST([MUNGE_CFLAGS])

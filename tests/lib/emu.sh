@@ -4,6 +4,9 @@
 #   emu_create_cluster ID [json-file]     # POST a small cluster, wait for its LRO
 #   emu_wait_op OPERATION_NAME            # poll until done; prints the operation
 #   emu_stop                              # SIGTERM and wait (state is kept)
+#   emu_up [args]                         # emu_start, or "Bail out!" (a failure)
+#   emu_mdcctl_env [ID]                   # the mdcctl suites' preamble (below)
+#   emu_pr_env                            # the persistent-resource suites' preamble
 #
 # EMU_PARENT (default projects/proj/locations/us-central1) and EMU_API
 # (default v1beta1) shape the URLs; EMU_CLUSTERS is the collection URL and
@@ -65,6 +68,36 @@ emu_start() {
 	fi
 	EMU_CLUSTERS=$EMU_URL/$EMU_API/$EMU_PARENT/modelDevelopmentClusters
 	export EMU_URL EMU_LOG EMU_STATE EMU_PID EMU_DIR EMU_CLUSTERS
+}
+
+# emu_up [args...]: emu_start, or stop the suite with "Bail out!": the
+# tree's own emulator not starting is a failure, never a skip.
+emu_up() {
+	emu_start "$@" && return 0
+	echo "Bail out! mdc-emulator did not start"
+	exit 1
+}
+
+# emu_mdcctl_env [ID]: an emulator with cluster ID (default c1) created,
+# mdcctl pointed at it and at nothing of the machine's (config file, token,
+# metadata server, lock directory); M runs the built mdcctl.
+emu_mdcctl_env() {
+	local id=${1:-c1}
+	emu_up
+	emu_create_cluster "$id" >/dev/null || { echo "Bail out! cannot create the test cluster $id"; exit 1; }
+	export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
+	unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
+	export MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/$id
+}
+M() { "$top_builddir/mdcctl" "$@"; }
+
+# emu_pr_env: the persistent-resource and pipeline suites pass --project
+# and --region (G) and nothing through the environment or a config file.
+emu_pr_env() {
+	export MDC_CONF=/dev/null
+	unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN_FILE
+	emu_up
+	G=(--project proj --region us-central1)
 }
 
 # emu_stop: SIGTERM, wait for the exit (state saved), keep the files.

@@ -22,7 +22,7 @@ partitions() {
 
 # operations end at once unless held: the interleavings below are set up
 # by holding them, not by racing the clock
-EMU_LRO_SECONDS=0 emu_start || skip_all "mdc-emulator did not start"
+EMU_LRO_SECONDS=0 emu_up
 emu_standard_cluster | jq '.orchestrator_spec.slurm_spec.partitions = [range(1; 9) | {id: "p\(.)", node_pool_ids: ["cpu"]}] | .orchestrator_spec.slurm_spec.default_partition_id = "p1"' \
 	>"$TEST_DIR/c8.json"
 emu_create_cluster c1 "$TEST_DIR/c8.json" >/dev/null || skip_all "cannot create the test cluster"

@@ -87,7 +87,7 @@ requests() { wc -l <"$1" | tr -d ' '; }
 # exited PID: true once PID has exited
 exited() { ! kill -0 "$1" 2>/dev/null; }
 
-emu_start --token "$TOK" || skip_all "mdc-emulator did not start"
+emu_up --token "$TOK"
 export EMU_AUTH="Authorization: Bearer $TOK"
 emu_create_cluster c1 >/dev/null ||
 	skip_all "cannot create the test cluster"

@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 10
-emu_start --token admin-t --read-only-token reader-t || { fail "emulator starts"; exit 1; }
+emu_up --token admin-t --read-only-token reader-t
 EMU_AUTH="Authorization: Bearer admin-t"
 emu_create_cluster c1 >/dev/null || fail "create with the admin token"
 

@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 23
-emu_start || { fail "emulator starts"; exit 1; }
+emu_up
 like "$EMU_URL" '^http://127\.0\.0\.1:[0-9]+$' "ready line names the address"
 
 op=$(emu_create_cluster c1)

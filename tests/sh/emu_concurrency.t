@@ -12,7 +12,7 @@
 secs=${MDC_EMU_STRESS_SECONDS:-10}
 W=16 R=16
 plan 8
-EMU_LRO_SECONDS=0.05 emu_start || { fail "emulator starts"; exit 1; }
+EMU_LRO_SECONDS=0.05 emu_up
 # the clusters are created together; their operations end with the next tick
 emu_standard_cluster >"$TEST_DIR/c.json"
 for id in shared $(seq -f 'w%g' 1 $W); do

@@ -12,7 +12,7 @@ codes() {	# N sequential GETs of c1: their status codes on one line
 	done
 }
 
-emu_start --fault GET:503:0.3 --seed 7 || { fail "emulator starts"; exit 1; }
+emu_up --fault GET:503:0.3 --seed 7
 EMU_CLUSTERS_SAVED=$EMU_CLUSTERS
 op=$(curl -s -X POST --data-binary "$(emu_standard_cluster)" "$EMU_CLUSTERS?model_development_cluster_id=c1")
 sleep 0.4

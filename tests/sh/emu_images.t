@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-emu_start || { fail "emulator starts"; exit 1; }
+emu_up
 emu_create_cluster c1 >/dev/null || { fail "create c1"; exit 1; }
 
 patch() {

@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 11
-EMU_LRO_SECONDS=0 emu_start || { fail "emulator starts"; exit 1; }
+EMU_LRO_SECONDS=0 emu_up
 dir=$EMU_DIR
 emu_create_cluster c1 >/dev/null || fail "create c1"
 

@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 17
-EMU_LRO_SECONDS=1 emu_start || { fail "emulator starts"; exit 1; }
+EMU_LRO_SECONDS=1 emu_up
 emu_create_cluster c1 >/dev/null || { fail "create c1"; exit 1; }
 # hold operations so the requests below land while one runs, however
 # busy the machine is

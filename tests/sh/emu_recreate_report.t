@@ -8,12 +8,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 7
-emu_start || skip_all "mdc-emulator did not start"
-emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
-export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
-unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
-export MDC_CLUSTER=projects/proj/locations/us-central1/modelDevelopmentClusters/c1
-M() { "$top_builddir/mdcctl" "$@"; }
+emu_mdcctl_env c1
 
 # a never-updated cluster reports no image: the pools may move, nothing does
 out=$(M --allow-recreate --yes --update-mode USER_AND_SERVICE config set PriorityWeightAge=3 2>"$TEST_DIR/err")

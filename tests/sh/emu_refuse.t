@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 22
-emu_start || { fail "emulator starts"; exit 1; }
+emu_up
 emu_create_cluster c1 >/dev/null || fail "create c1"
 # req METHOD URL [BODY]: prints the body; the HTTP code goes to $TEST_DIR/code
 req() {

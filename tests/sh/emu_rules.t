@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 SS=orchestrator_spec.slurm_spec
-emu_start || { fail "emulator starts"; exit 1; }
+emu_up
 emu_create_cluster c1 >/dev/null || { fail "create c1"; exit 1; }
 
 # patch ID QUERY JSON: PATCH, wait for the LRO when accepted; sets CODE and

@@ -10,7 +10,7 @@ SEED=${MDC_SHARED:-$top_srcdir/../shared}/seeds/manage-cluster.pt.txt
 [ -r "$SEED" ] || skip_all "seed document not found: $SEED"
 plan 21
 
-emu_start --token seed-token || { fail "emulator starts"; exit 1; }
+emu_up --token seed-token
 EMU_AUTH="Authorization: Bearer seed-token"
 cd "$TEST_DIR" || exit 1
 

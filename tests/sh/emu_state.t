@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 12
-emu_start || { fail "emulator starts"; exit 1; }
+emu_up
 first=$EMU_DIR
 emu_create_cluster c1 >/dev/null
 op=$(curl -s -X PATCH --data-binary '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":"77"}}}}' \

@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-emu_start || skip_all "mdc-emulator did not start"
+emu_up
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
 unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL

@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 6
-EMU_LRO_SECONDS=0.1 emu_start || skip_all "mdc-emulator did not start"
+EMU_LRO_SECONDS=0.1 emu_up
 # a cluster with partitions p1..p20
 emu_standard_cluster | jq '.orchestrator_spec.slurm_spec.partitions = [range(1; 21) | {id: "p\(.)", node_pool_ids: ["cpu"]}] | .orchestrator_spec.slurm_spec.default_partition_id = "p1"' \
 	>"$TEST_DIR/c20.json"

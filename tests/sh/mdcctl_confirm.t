@@ -8,7 +8,7 @@
 command -v jq >/dev/null || skip_all "jq is not installed"
 command -v script >/dev/null || skip_all "script (util-linux) is not installed"
 plan 9
-emu_start || skip_all "mdc-emulator did not start"
+emu_up
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR SLURM_CONF=$TEST_DIR/none.conf
 unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL

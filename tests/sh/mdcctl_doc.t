@@ -43,7 +43,7 @@ is "$(complete_line mdcctl --format json partition "")" "create default delete l
 is "$(complete_line mdcctl --format "")" "json text " "completes --format values"
 is "$(complete_line mdcctl --update-mode U)" "USER_AND_SERVICE USER_ONLY " "completes --update-mode values"
 is "$(complete_line mdcctl nodepool scale cpu --m)" "--max --min " "completes a command's own options"
-emu_start || skip_all "mdc-emulator did not start"
+emu_up
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null
 export MDC_CLUSTER=projects/proj/locations/us-central1/modelDevelopmentClusters/c1

@@ -14,7 +14,7 @@ count() { jq -r "select(.method == \"$1\") | .method" "$EMU_LOG" | wc -l; }
 
 # one cluster, created once; every scenario starts an emulator with its
 # own faults on a copy of that state
-emu_start || skip_all "mdc-emulator did not start"
+emu_up
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 BASE=$EMU_STATE
 emu_stop

@@ -8,12 +8,7 @@
 
 command -v jq >/dev/null || skip_all "jq is not installed"
 plan 14
-emu_start || skip_all "mdc-emulator did not start"
-emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
-export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
-unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
-export MDC_CLUSTER=projects/proj/locations/us-central1/modelDevelopmentClusters/c1
-M() { "$top_builddir/mdcctl" "$@"; }
+emu_mdcctl_env c1
 
 M --yes config set PreemptType=preempt/partition_prio PreemptMode=REQUEUE >/dev/null
 json=$(M describe --format json)

@@ -6,12 +6,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 26
-emu_start || skip_all "mdc-emulator did not start"
-emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
-export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
-unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
-export MDC_CLUSTER=projects/proj/locations/us-central1/modelDevelopmentClusters/c1
-M() { "$top_builddir/mdcctl" "$@"; }
+emu_mdcctl_env c1
 # hold true|false: operations stay running until released (no clock races)
 hold() {
 	curl -sS -X POST -H 'Content-Type: application/json' -d "{\"hold\": $1}" \

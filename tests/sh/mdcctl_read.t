@@ -6,7 +6,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 plan 34
-emu_start || skip_all "mdc-emulator did not start"
+emu_up
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 : >"$EMU_LOG"
 export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null

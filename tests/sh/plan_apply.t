@@ -10,7 +10,7 @@ command -v jq >/dev/null || skip_all "jq is not installed"
 plan 31
 DATA=$top_srcdir/tests/plan
 export SLURM_CONF=$TEST_DIR/live.conf
-emu_start --slurm-conf "$SLURM_CONF" --slurm-base "$DATA/base.conf" || { fail "emulator starts"; exit 1; }
+emu_up --slurm-conf "$SLURM_CONF" --slurm-base "$DATA/base.conf"
 emu_create_cluster c1 >/dev/null || { fail "cluster created"; exit 1; }
 export MDC_ENDPOINT=$EMU_URL MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/c1
 export MDC_CONF=$TEST_DIR/mdc.conf MDC_LOCK_DIR=$TEST_DIR

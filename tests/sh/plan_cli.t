@@ -7,7 +7,7 @@
 command -v jq >/dev/null || skip_all "jq is not installed"
 
 plan 28
-emu_start || { fail "emulator starts"; exit 1; }
+emu_up
 emu_create_cluster c1 >/dev/null || { fail "cluster created"; exit 1; }
 export MDC_ENDPOINT=$EMU_URL MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/c1
 export MDC_CONF=$TEST_DIR/mdc.conf MDC_LOCK_DIR=$TEST_DIR

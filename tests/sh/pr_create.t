@@ -9,10 +9,7 @@
 
 command -v jq >/dev/null || skip_all "jq not installed"
 D=$top_srcdir/tests/pr
-export MDC_CONF=/dev/null
-unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN_FILE
-emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
-G=(--project proj --region us-central1)
+emu_pr_env
 
 plan 27
 

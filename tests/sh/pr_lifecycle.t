@@ -7,10 +7,7 @@
 . "$top_srcdir/tests/lib/emu.sh"
 
 command -v jq >/dev/null || skip_all "jq not installed"
-export MDC_CONF=/dev/null
-unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN_FILE
-emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
-G=(--project proj --region us-central1)
+emu_pr_env
 NAME=projects/proj/locations/us-central1/persistentResources/life-pr
 
 plan 21

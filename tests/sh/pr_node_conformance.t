@@ -41,10 +41,7 @@ if ! (flock 9; install_client) 9>"$CACHE.lock"; then
 	skip_all "npm could not install googleapis@$GOOGLEAPIS_VERSION: ${why:-no output from npm}"
 fi
 
-export MDC_CONF=/dev/null
-unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN_FILE
-emu_start || { echo "1..0 # SKIP emulator did not start"; exit 1; }
-G=(--project proj --region us-central1)
+emu_pr_env
 PARENT=projects/proj/locations/us-central1
 
 plan 25

@@ -40,7 +40,7 @@ chmod +x "$TEST_DIR/scontrol"
 export MDC_SCONTROL=$TEST_DIR/scontrol
 : >"$TEST_DIR/scontrol.log"
 
-emu_start || { echo "Bail out! emulator did not start"; exit 1; }
+emu_up
 emu_create_cluster c1 >/dev/null || { echo "Bail out! cannot create the cluster"; exit 1; }
 export MDC_ENDPOINT=$EMU_URL MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/c1
 EMU_DIR_NEXT=$EMU_DIR	# restarts keep the state and the request log

@@ -8,7 +8,7 @@
 
 command -v jq >/dev/null || skip_all "jq is not installed"
 command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
-emu_start || skip_all "mdc-emulator did not start"
+emu_up
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
 unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
