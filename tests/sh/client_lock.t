@@ -44,12 +44,12 @@ holder=$!
 at_exit "kill $holder 2>/dev/null"
 wait_until 20 grep -q "FLOCK.*WRITE $holder " /proc/locks
 err=$(MDC_ENDPOINT=http://127.0.0.1:9 MDC_RETRY_BASE_MS=1 M --timeout 2 partition update p1 MaxTime=2 2>&1); rc=$?
-is "$rc" 5 "another endpoint's lab named c1 does not wait on this one's lock"
+is "$rc" "$EXIT_HTTP" "another endpoint's lab named c1 does not wait on this one's lock"
 unlike "$err" "writer lock" "... (no lock wait at all)"
 
 # a holder that keeps it is named, and the wait ends with a message
 err=$(M --timeout 1 partition update p1 MaxTime=3 2>&1); rc=$?
-is "$rc" 9 "a lock held past --timeout exits 9"
+is "$rc" "$EXIT_CONFLICT" "a lock held past --timeout exits 9"
 like "$err" "held|holds" "... saying it is held"
 like "$err" "pid $holder \(flock, uid $(id -u)\)" "... naming the holder (pid, command, uid)"
 
@@ -72,7 +72,7 @@ kill "$holder"; wait "$holder" 2>/dev/null
 rm -f "$LOCK"
 ln -s "$TEST_DIR/victim" "$LOCK"
 err=$(M partition update p1 MaxTime=5 2>&1); rc=$?
-is "$rc" 3 "a symlink at the lock path is refused"
+is "$rc" "$EXIT_REFUSED" "a symlink at the lock path is refused"
 like "$err" "symbolic link" "... saying so"
 ok "the symlink's target was not created" test ! -e "$TEST_DIR/victim"
 rm -f "$LOCK"
@@ -80,7 +80,7 @@ rm -f "$LOCK"
 mkdir -m 777 "$TEST_DIR/open"
 chmod 777 "$TEST_DIR/open"
 err=$(MDC_LOCK_DIR=$TEST_DIR/open M partition update p1 MaxTime=6 2>&1); rc=$?
-is "$rc" 3 "a world-writable lock directory without the sticky bit is refused"
+is "$rc" "$EXIT_REFUSED" "a world-writable lock directory without the sticky bit is refused"
 like "$err" "chmod \+t" "... saying how to fix it"
 
 # --- a lost update across two login nodes is detected (16.4) -------------------------
@@ -107,7 +107,7 @@ curl -sS -o /dev/null -X POST --data-binary '{"hold":false}' "$EMU_URL/emulator/
 	"$EMU_CLUSTERS/c1?updateMask=orchestrator_spec.slurm_spec.partitions"
 wait_until 30 exited "$apid"
 wait "$apid"; rc=$?
-is "$rc" 11 "the overwritten writer exits 11"
+is "$rc" "$EXIT_LOST" "the overwritten writer exits 11"
 like "$(cat "$TEST_DIR/a.err")" "another writer has replaced it" "... saying its update was replaced"
 unlike "$(cat "$TEST_DIR/a.out")" "updated" "... and never prints 'updated'"
 like "$(partitions | tr '\n' ' ')" "^p1=1 p2=22 " "(B's PATCH did overwrite A's change)"

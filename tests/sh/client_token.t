@@ -97,13 +97,13 @@ export MDC_ENDPOINT=$EMU_URL
 for url in "http://localhost:x@127.0.0.2:$L2" "http://127.0.0.1:x@127.0.0.2:$L2" \
 	"http://[::1]@127.0.0.2:$L2"; do
 	err=$(MDC_ENDPOINT=$url MDC_ACCESS_TOKEN=$TOK M describe 2>&1 >/dev/null); rc=$?
-	is "$rc" 3 "refused: $url"
+	is "$rc" "$EXIT_REFUSED" "refused: $url"
 	like "$err" "user name or password before '@'" "... saying why"
 done
 is "$(seen 127.0.0.2)" 0 "the host behind '@' never got a request"
 # 192.0.2.2 (TEST-NET-1) is refused before any connection is attempted
 err=$(MDC_ENDPOINT=http://localhost:x@192.0.2.2:18080 MDC_ACCESS_TOKEN=$TOK M describe 2>&1 >/dev/null); rc=$?
-is "$rc" 3 "http://localhost:x@192.0.2.2:18080 is refused before connecting"
+is "$rc" "$EXIT_REFUSED" "http://localhost:x@192.0.2.2:18080 is refused before connecting"
 unlike "$err" ":x@" "and the password-like part is not echoed"
 
 # --- proxies --------------------------------------------------------------------------
@@ -111,19 +111,19 @@ PROXY=$L
 : >"$EMU_LOG"
 out=$(http_proxy=$PROXY HTTP_PROXY=$PROXY https_proxy=$PROXY ALL_PROXY=$PROXY \
 	MDC_ACCESS_TOKEN=$TOK M describe 2>&1); rc=$?
-is "$rc" 0 "describe through http_proxy set: the loopback endpoint is reached directly"
+is "$rc" "$EXIT_OK" "describe through http_proxy set: the loopback endpoint is reached directly"
 is "$(seen 127.0.0.1)" 0 "the proxy saw nothing (no token through it)"
 is "$(jq -r .method "$EMU_LOG" | sort -u)" "GET" "the emulator got the GET"
 # the metadata-server token request does not go through the proxy either
 out=$(http_proxy=$PROXY HTTP_PROXY=$PROXY ALL_PROXY=$PROXY \
 	MDC_METADATA_URL=$L/token M describe 2>&1); rc=$?
-is "$rc" 0 "a metadata-server token with http_proxy set"
+is "$rc" "$EXIT_OK" "a metadata-server token with http_proxy set"
 is "$(seen 127.0.0.1 /token)" 1 "the metadata stand-in was asked directly"
 is "$(seen 127.0.0.1 http:)" 0 "the proxy still saw nothing"
 
 # --- bounded answers ---------------------------------------------------------------
 err=$(MDC_ENDPOINT=$L/endless timeout 60 "$top_builddir/mdcctl" describe 2>&1 >/dev/null); rc=$?
-is "$rc" 5 "an endless answer is cut off (exit 5, not a timeout or the OOM killer)"
+is "$rc" "$EXIT_HTTP" "an endless answer is cut off (exit 5, not a timeout or the OOM killer)"
 like "$err" "larger than [0-9]+ bytes" "... saying it was too large"
 is "$(seen 127.0.0.1 /endless/)" 1 "and not retried"
 
@@ -131,17 +131,17 @@ is "$(seen 127.0.0.1 /endless/)" 1 "and not retried"
 printf '%s\n' "$TOK" >"$TEST_DIR/token"
 chmod 644 "$TEST_DIR/token"
 err=$(MDC_TOKEN_FILE=$TEST_DIR/token M describe 2>&1 >/dev/null); rc=$?
-is "$rc" 7 "a world-readable token file is refused"
+is "$rc" "$EXIT_AUTH" "a world-readable token file is refused"
 like "$err" "chmod 600" "... saying how to fix it"
 unlike "$err" "$TOK" "... without showing the token"
 chmod 600 "$TEST_DIR/token"
 ok "the same file mode 600 is used" env MDC_TOKEN_FILE="$TEST_DIR/token" "$top_builddir/mdcctl" describe
 mkfifo -m 600 "$TEST_DIR/token.fifo"
 err=$(MDC_TOKEN_FILE=$TEST_DIR/token.fifo timeout 20 "$top_builddir/mdcctl" describe 2>&1 >/dev/null); rc=$?
-is "$rc" 7 "a FIFO as token file is refused at once (no hang)"
+is "$rc" "$EXIT_AUTH" "a FIFO as token file is refused at once (no hang)"
 ln -s /dev/zero "$TEST_DIR/token.zero"
 err=$(MDC_TOKEN_FILE=$TEST_DIR/token.zero timeout 20 "$top_builddir/mdcctl" describe 2>&1 >/dev/null); rc=$?
-is "$rc" 7 "a symlink to /dev/zero as token file is refused"
+is "$rc" "$EXIT_AUTH" "a symlink to /dev/zero as token file is refused"
 like "$err" "character device" "... naming what it is"
 
 # --- a slow request: no core dumps, Ctrl-C honoured at once --------------------------

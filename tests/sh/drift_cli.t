@@ -8,7 +8,7 @@ export MDC_CONF=/dev/null MDC_ENDPOINT=http://127.0.0.1:9 SLURM_CONF=/nonexisten
 export MDC_CLUSTER=projects/p/locations/l/modelDevelopmentClusters/c
 
 out=$("$top_builddir/mdcctl" drift --help 2>&1); rc=$?
-is "$rc" 0 "drift --help exits 0"
+is "$rc" "$EXIT_OK" "drift --help exits 0"
 like "$out" '^usage: mdcctl drift \[--adopt \[--key KEY\]\.\.\. \[--dry-run\]\]$' "it shows the synopsis"
 like "$out" 'PartitionName=P\[:KEY\]' "and the --key forms"
 

@@ -79,7 +79,7 @@ unset MDC_CONF
 
 # refusals found only on the fresh state: a GET, never a PATCH
 err=$("$top_builddir/mdcctl" partition delete cpu 2>&1 >/dev/null); rc=$?
-is "$rc" 3 "deleting the default partition exits 3"
+is "$rc" "$EXIT_INVAL" "deleting the default partition exits 3"
 like "$err" "default" "and says it is the default"
 is "$(jq -r .method "$EMU_LOG" | sort -u)" "GET" "only the GET went out"
 : >"$EMU_LOG"
@@ -88,12 +88,12 @@ isnt "$rc" 0 "updating a missing partition fails"
 is "$(jq -r .method "$EMU_LOG" | sort -u)" "GET" "and sends no PATCH"
 : >"$EMU_LOG"
 err=$("$top_builddir/mdcctl" prolog remove 3 2>&1 >/dev/null); rc=$?
-is "$rc" 3 "removing a script that is not there exits 3"
+is "$rc" "$EXIT_INVAL" "removing a script that is not there exits 3"
 is "$(jq -r .method "$EMU_LOG" | sort -u)" "GET" "and sends no PATCH"
 : >"$EMU_LOG"
 printf '{"labels":{"a":"b"},"orchestrator_spec":{"slurm_spec":{"config":{"HealthCheckInterval":"5"}}}}' >"$TEST_DIR/hc.json"
 err=$("$top_builddir/mdcctl" update "$TEST_DIR/hc.json" --update-mask labels,orchestrator_spec.slurm_spec.config 2>&1 >/dev/null); rc=$?
-is "$rc" 3 "raw update with a refused key exits 3"
+is "$rc" "$EXIT_REFUSED" "raw update with a refused key exits 3"
 like "$err" "HealthCheckInterval" "and names the key"
 is "$(jq -r .method "$EMU_LOG" | sort -u)" "GET" "raw update validated on the fresh state sent no PATCH"
 done_testing

@@ -32,5 +32,5 @@ is "$("$M" --format 'value(orchestratorSpec.slurmSpec.partitions)' describe | gr
 out=$(on_tty n "$M" config unset PriorityWeightAge 2>&1)
 like "$out" "cancelled: nothing was sent" "config unset asks too"
 out=$("$M" config unset PriorityWeightAge 2>&1 </dev/null); rc=$?
-is "$rc" 3 "without a terminal and without --yes it is refused"
+is "$rc" "$EXIT_REFUSED" "without a terminal and without --yes it is refused"
 ok "--quiet answers yes" "$M" --quiet config unset PriorityWeightAge

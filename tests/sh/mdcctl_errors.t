@@ -31,7 +31,7 @@ start() {
 # --- GET retries ------------------------------------------------------------
 start --fault GET:503:1
 err=$(M describe 2>&1 >/dev/null); rc=$?
-is "$rc" 5 "a GET that keeps failing with 503 exits 5"
+is "$rc" "$EXIT_API" "a GET that keeps failing with 503 exits 5"
 like "$err" "^mdcctl: error: UNAVAILABLE: " "one line 'error: STATUS: message'"
 is "$(count GET)" 6 "the GET was tried 6 times (5 retries)"
 
@@ -42,20 +42,20 @@ n=$(count GET)
 
 start --fault GET:429:1
 err=$(M describe 2>&1 >/dev/null); rc=$?
-is "$rc" 5 "a GET that keeps getting 429 exits 5"
+is "$rc" "$EXIT_API" "a GET that keeps getting 429 exits 5"
 like "$err" "RESOURCE_EXHAUSTED" "and shows the status"
 is "$(count GET)" 6 "the 429 was retried (honouring the server's 1 s delay)"
 
 # --- writes are never retried -------------------------------------------------
 start --fault PATCH:503:1
 err=$(M labels set env=prod 2>&1 >/dev/null); rc=$?
-is "$rc" 5 "a PATCH answered 503 exits 5"
+is "$rc" "$EXIT_API" "a PATCH answered 503 exits 5"
 like "$err" "UNAVAILABLE" "and shows the status"
 is "$(count PATCH)" 1 "the PATCH was sent once, not retried"
 
 start --fault PATCH:drop:1
 err=$(M labels set env=prod 2>&1 >/dev/null); rc=$?
-is "$rc" 5 "a PATCH whose connection drops exits 5"
+is "$rc" "$EXIT_HTTP" "a PATCH whose connection drops exits 5"
 like "$err" "re-read the cluster: the change is not present and nothing was resent" \
 	"the client re-read the cluster and says what happened"
 is "$(count PATCH)" 1 "the PATCH was not resent"
@@ -63,21 +63,21 @@ is "$(jq -r .method "$EMU_LOG" | tail -n 1)" GET "the last request is the re-rea
 
 start --fault PATCH:latency:3000
 err=$(MDC_HTTP_TIMEOUT=1 M labels set env=prod 2>&1 >/dev/null); rc=$?
-is "$rc" 8 "a PATCH that times out exits 8"
+is "$rc" "$EXIT_TIMEOUT" "a PATCH that times out exits 8"
 like "$err" "re-read the cluster: .*nothing was resent" "and says what the re-read found"
 is "$(count PATCH)" 1 "the PATCH was not resent after the timeout"
 
 # --- a failed operation ----------------------------------------------------------
 start --fault operation:fail
 err=$(M labels set env=prod 2>&1 >/dev/null); rc=$?
-is "$rc" 6 "an operation that ends in error exits 6"
+is "$rc" "$EXIT_OPFAILED" "an operation that ends in error exits 6"
 like "$err" "operation '.*' failed" "and says which operation failed"
 
 # --- API errors: one line with the field violation -----------------------------------
 start
 printf '{"labels":{"a":"b"},"orchestrator_spec":{"slurm_spec":{"config":{"PriorityType":"x"},"scheduling":{"priority_type":"x"}}}}' >"$TEST_DIR/both.json"
 err=$(M update "$TEST_DIR/both.json" --update-mask orchestrator_spec.slurm_spec.config,orchestrator_spec.slurm_spec.scheduling 2>&1 >/dev/null); rc=$?
-is "$rc" 3 "config together with scheduling is refused before sending"
+is "$rc" "$EXIT_REFUSED" "config together with scheduling is refused before sending"
 like "$err" "migrate-config|scheduling" "and points at the legacy field"
 is "$(count PATCH)" 0 "no PATCH"
 
@@ -85,10 +85,10 @@ is "$(count PATCH)" 0 "no PATCH"
 start --token s3cr3t-token
 : >"$EMU_LOG"
 err=$(M describe 2>&1 >/dev/null); rc=$?
-is "$rc" 7 "no token against a server that wants one exits 7"
+is "$rc" "$EXIT_AUTH" "no token against a server that wants one exits 7"
 like "$err" "UNAUTHENTICATED" "and shows the status"
 out=$(MDC_ACCESS_TOKEN=s3cr3t-token M -v describe 2>&1); rc=$?
-is "$rc" 0 "MDC_ACCESS_TOKEN is sent"
+is "$rc" "$EXIT_OK" "MDC_ACCESS_TOKEN is sent"
 unlike "$out" "s3cr3t" "the token is not printed, even with -v"
 printf 's3cr3t-token\n' >"$TEST_DIR/token"
 chmod 600 "$TEST_DIR/token"
@@ -97,9 +97,9 @@ printf 'TokenFile = %s\n' "$TEST_DIR/token" >"$TEST_DIR/mdc.conf"
 ok "TokenFile in the config file" env MDC_CONF="$TEST_DIR/mdc.conf" "$top_builddir/mdcctl" describe
 printf 'wrong\n' >"$TEST_DIR/token"
 err=$(MDC_TOKEN_FILE="$TEST_DIR/token" M describe 2>&1 >/dev/null); rc=$?
-is "$rc" 7 "a wrong token exits 7"
+is "$rc" "$EXIT_AUTH" "a wrong token exits 7"
 err=$(MDC_ACCESS_TOKEN='bad token' M describe 2>&1 >/dev/null); rc=$?
-is "$rc" 7 "a token with a space is refused (header injection)"
+is "$rc" "$EXIT_AUTH" "a token with a space is refused (header injection)"
 unlike "$err" "bad token" "without echoing it"
 
 # the metadata server (GCE): a local stand-in that logs its requests
@@ -131,7 +131,7 @@ at_exit "kill $MD_PID"
 wait_until 10 test -s "$TEST_DIR/md.port"
 export MDC_METADATA_URL="http://127.0.0.1:$(cat "$TEST_DIR/md.port")/computeMetadata/v1/instance/service-accounts/default/token"
 out=$(M -v labels set env=prod 2>&1); rc=$?
-is "$rc" 0 "a write authenticated by the metadata server's token"
+is "$rc" "$EXIT_OK" "a write authenticated by the metadata server's token"
 is "$(cat "$TEST_DIR/md.log")" "GET /computeMetadata/v1/instance/service-accounts/default/token Google" \
 	"the token was fetched once, with Metadata-Flavor: Google, for all requests"
 unlike "$out" "s3cr3t" "the token is not printed"

@@ -34,7 +34,7 @@ else
 	skip "yaml reads back as the same document as json" "python3-yaml is not installed"
 fi
 out=$(M --format 'value(name:label=X)' describe 2>&1); rc=$?
-is "$rc" 2 "gcloud's value attributes are refused"
+is "$rc" "$EXIT_USAGE" "gcloud's value attributes are refused"
 like "$out" "attributes are not supported" "saying so"
 out=$(M --format xml describe 2>&1)
 like "$out" "use text, json, yaml or value\(FIELD,...\)" "an unknown format names the accepted ones"

@@ -17,7 +17,7 @@ hold true
 
 # --- --async ----------------------------------------------------------------------
 out=$(M --async labels set env=a); rc=$?
-is "$rc" 0 "--async exits 0 at once"
+is "$rc" "$EXIT_OK" "--async exits 0 at once"
 op=$(printf '%s\n' "$out" | sed -n 's/^operation: //p')
 like "$op" "^projects/proj/locations/us-central1/operations/[0-9]+$" "--async prints the operation name"
 like "$out" "wait for it with: mdcctl operations wait $op" "and how to wait for it"
@@ -28,11 +28,11 @@ out=$(M --format json operations describe "$op" | jq -r .done)
 is "$out" false "operations describe --format json"
 # another writer waits while the cluster is UPDATING, or fails with --no-wait
 err=$(M --no-wait labels set env=b 2>&1 >/dev/null); rc=$?
-is "$rc" 9 "--no-wait on an UPDATING cluster exits 9"
+is "$rc" "$EXIT_CONFLICT" "--no-wait on an UPDATING cluster exits 9"
 like "$err" "is UPDATING; try again later" "and says why"
 hold false
 out=$(M operations wait "$op" 2>"$TEST_DIR/err"); rc=$?
-is "$rc" 0 "operations wait exits 0 when the operation is done"
+is "$rc" "$EXIT_OK" "operations wait exits 0 when the operation is done"
 like "$out" "done: +yes" "and shows it done"
 is "$(cat "$TEST_DIR/err")" "" "no progress line when stderr is not a terminal"
 is "$(M labels list | sort)" "$(printf 'env=a\nteam=ml')" "the async change landed"
@@ -40,7 +40,7 @@ is "$(M labels list | sort)" "$(printf 'env=a\nteam=ml')" "the async change land
 # --- --timeout --------------------------------------------------------------------
 hold true
 err=$(M --timeout 1 labels set env=c 2>&1 >/dev/null); rc=$?
-is "$rc" 8 "an operation longer than --timeout exits 8"
+is "$rc" "$EXIT_TIMEOUT" "an operation longer than --timeout exits 8"
 like "$err" "still running after 1 s; it continues: wait with 'mdcctl operations wait projects/" \
 	"and says how to go on waiting"
 op=$(printf '%s' "$err" | sed -n "s/.*operations wait \([^']*\)'.*/\1/p")
@@ -58,7 +58,7 @@ at_exit "kill $pid"
 wait_until 30 grep -q PATCH "$EMU_LOG"
 kill -INT "$pid"
 wait "$pid"; rc=$?
-is "$rc" 130 "Ctrl-C while waiting exits 130"
+is "$rc" "$EXIT_INTERRUPTED" "Ctrl-C while waiting exits 130"
 like "$(cat "$TEST_DIR/err")" "stopped waiting; operation '.*' continues: resume with 'mdcctl operations wait " \
 	"and says how to resume"
 op=$(sed -n "s/.*resume with 'mdcctl operations wait \([^']*\)'.*/\1/p" "$TEST_DIR/err")
@@ -82,13 +82,13 @@ emu_standard_cluster >"$TEST_DIR/c2.json"
 : >"$EMU_LOG"
 C2=projects/proj/locations/us-central1/modelDevelopmentClusters/c2
 out=$(M --cluster "$C2" create "$TEST_DIR/c2.json"); rc=$?
-is "$rc" 0 "create exits 0 once the operation is done"
+is "$rc" "$EXIT_OK" "create exits 0 once the operation is done"
 is "$(jq -c 'select(.method == "POST") | [.path, .query]' "$EMU_LOG")" \
 	'["/v1beta1/projects/proj/locations/us-central1/modelDevelopmentClusters",{"model_development_cluster_id":"c2"}]' \
 	"create POSTs to the collection with model_development_cluster_id"
 is "$(jq -c 'select(.method == "POST") | .body.node_pools | length' "$EMU_LOG")" 2 "create sends the file's body"
 : >"$EMU_LOG"
 out=$(M --cluster "$C2" --format json --async delete --yes); rc=$?
-is "$rc" 0 "delete --yes --async exits 0"
+is "$rc" "$EXIT_OK" "delete --yes --async exits 0"
 is "$(jq -c 'select(.method != "GET") | [.method, .path]' "$EMU_LOG")" "[\"DELETE\",\"/v1beta1/$C2\"]" "delete sends one DELETE"
 ok "operations wait for the delete" M operations wait "$(printf '%s' "$out" | jq -r .name)"

@@ -19,7 +19,7 @@ CPATH=/v1beta1/$NAME
 reqs() { jq -r '[.method, .path, (.query | to_entries | map("\(.key)=\(.value)") | join("&"))] | join(" ")' "$EMU_LOG" | sed 's/ *$//'; : >"$EMU_LOG"; }
 
 out=$(M describe); rc=$?
-is "$rc" 0 "describe exits 0"
+is "$rc" "$EXIT_OK" "describe exits 0"
 like "$out" "^name: +$NAME" "describe text names the cluster"
 like "$out" "default partition: cpu" "describe text shows the default partition"
 like "$out" "node pool cpu: n2-standard-8, 1\.\.2 nodes" "describe text shows the pools"
@@ -52,7 +52,7 @@ is "$(M partition list)" "PartitionName=cpu NodePools=cpu Default=YES" "partitio
 is "$(M partition list --format json | jq -c .)" '[{"id":"cpu","node_pool_ids":["cpu"]}]' "partition list json"
 is "$(M partition show cpu --format json | jq -r .id)" cpu "partition show json"
 M partition show nope >/dev/null 2>"$TEST_DIR/err"; rc=$?
-is "$rc" 4 "partition show of a missing partition exits 4"
+is "$rc" "$EXIT_NOTFOUND" "partition show of a missing partition exits 4"
 is "$(cat "$TEST_DIR/err")" "mdcctl: error: no partition 'nope' in the cluster" "and says so in one line"
 is "$(reqs)" "$(printf 'GET %s\nGET %s\nGET %s\nGET %s' "$CPATH" "$CPATH" "$CPATH" "$CPATH")" \
 	"partition reads are single GETs"

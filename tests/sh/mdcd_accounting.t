@@ -9,7 +9,7 @@
 for c in jq setpriv useradd sacctmgr slurmdbd mariadbd mariadb-install-db; do
 	command -v "$c" >/dev/null || skip_all "$c is not installed (scripts/install-deps)"
 done
-[ -x "$top_builddir/mdcd" ] || skip_all "mdcd is not built"
+[ -x "$top_builddir/mdcd" ] || skip_all "mdcd is not built (configure found no libmunge, or --without-munge)"
 need_root
 chmod 0755 "$TEST_DIR"
 lab_up --managed --broker --accounting

@@ -13,7 +13,7 @@
 for c in jq python3 setpriv useradd munge; do
 	command -v "$c" >/dev/null || skip_all "$c is not installed"
 done
-[ -x "$top_builddir/mdcd" ] || skip_all "mdcd is not built"
+[ -x "$top_builddir/mdcd" ] || skip_all "mdcd is not built (configure found no libmunge, or --without-munge)"
 need_root
 # the test's users must reach the lab's sockets through the test directory
 chmod 0755 "$TEST_DIR"

@@ -32,7 +32,7 @@ like "$out" "give --yes" "and says how to apply"
 is "$(npatches)" 0 "nothing was sent"
 
 out=$(mdcctl --yes apply "$TEST_DIR/new.conf" 2>&1); rc=$?
-is "$rc" 0 "apply --yes exits 0"
+is "$rc" "$EXIT_OK" "apply --yes exits 0"
 like "$out" "updateMask: orchestrator_spec\.slurm_spec\.config" "apply prints the plan"
 like "$out" "verify: no local slurmctld answered" "verify says it could not check (no slurmctld)"
 is "$(patches)" \
@@ -65,7 +65,7 @@ emu_wait_op "$op" >/dev/null
 # edit: EDITOR is a sed script; the difference is applied
 export EDITOR="sed -i -e 's/^PartitionName=cpu .*/& MaxTime=120/'"
 out=$(mdcctl --yes edit 2>&1); rc=$?
-is "$rc" 0 "edit exits 0"
+is "$rc" "$EXIT_OK" "edit exits 0"
 is "$(patches | tail -n 1)" \
 	'{"query":{"updateMask":"orchestrator_spec.slurm_spec.partitions","updateMode":"USER_ONLY"},"body":{"orchestrator_spec":{"slurm_spec":{"partitions":[{"id":"cpu","node_pool_ids":["cpu"],"config":{"MaxTime":"120"}}]}}}}' \
 	"edit sent the whole partitions list with the new MaxTime"
@@ -88,7 +88,7 @@ is "$(npatches)" "$n" "nothing was sent"
 # a key on a pool's NodeName line becomes node_sets (C7)
 export EDITOR="sed -i -e 's/^NodeName=cpu-.*/& Weight=10/'"
 out=$(mdcctl --yes edit 2>&1); rc=$?
-is "$rc" 0 "edit of a NodeName line exits 0"
+is "$rc" "$EXIT_OK" "edit of a NodeName line exits 0"
 is "$(patches | tail -n 1)" \
 	'{"query":{"updateMask":"orchestrator_spec.slurm_spec.node_sets","updateMode":"USER_ONLY"},"body":{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"10"}}]}}}}' \
 	"edit sent the node_sets list"
@@ -101,7 +101,7 @@ jq '.orchestrator_spec.slurm_spec.scheduling = {"priority_type": "priority/multi
 	< <(emu_standard_cluster) >"$TEST_DIR/legacy.json"
 emu_create_cluster old1 "$TEST_DIR/legacy.json" >/dev/null
 out=$(mdcctl --yes --cluster "$EMU_PARENT/modelDevelopmentClusters/old1" migrate-config 2>&1); rc=$?
-is "$rc" 0 "migrate-config exits 0"
+is "$rc" "$EXIT_OK" "migrate-config exits 0"
 is "$(patches | tail -n 1)" \
 	'{"query":{"updateMask":"orchestrator_spec.slurm_spec.config,orchestrator_spec.slurm_spec.scheduling,orchestrator_spec.slurm_spec.accounting","updateMode":"USER_ONLY"},"body":{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityType":"priority/multifactor","PriorityWeightQOS":"500","AccountingStorageEnforce":"limits"}}}}}' \
 	"migrate-config: every setting in config, the three paths named, legacy fields omitted"

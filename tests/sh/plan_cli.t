@@ -89,6 +89,6 @@ n=$(wc -l <"$EMU_LOG")
 mdcctl plan a b >/dev/null 2>"$TEST_DIR/err"; is "$?" 2 "plan with two files is a usage error"
 mdcctl apply --bogus >/dev/null 2>&1; is "$?" 2 "an unknown option is a usage error"
 out=$(mdcctl plan "$TEST_DIR/nope.conf" 2>&1); rc=$?
-is "$rc" 1 "a missing FILE fails (I/O)"
+is "$rc" "$EXIT_IO" "a missing FILE fails (I/O)"
 like "$out" "^mdcctl: error: cannot read '.*nope.conf'" "in one line naming the file"
 is "$(wc -l <"$EMU_LOG")" "$n" "none of them sent a request"

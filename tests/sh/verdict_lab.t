@@ -87,7 +87,7 @@ printf '%s\n' PreemptType=preempt/partition_prio PreemptMode=SUSPEND,GANG >>"$TE
 out=$("$MDCCTL" plan "$TEST_DIR/gang.conf" 2>&1)
 like "$out" "^Slurm's verdict: accepted \\(checks: ours, Slurm's" "plan: Slurm accepts SUSPEND,GANG"
 out=$("$MDCCTL" --yes apply --verify-timeout 60 "$TEST_DIR/gang.conf" 2>&1); rc=$?
-is "$rc" 0 "apply of PreemptMode=SUSPEND,GANG exits 0"
+is "$rc" "$EXIT_OK" "apply of PreemptMode=SUSPEND,GANG exits 0"
 like "$out" "verify: ok: config PreemptMode=" "verify sees PreemptMode applied (GANG,SUSPEND is SUSPEND,GANG)"
 unlike "$out" "NOT APPLIED" "no false NOT APPLIED"
 is "$(cval PreemptType)" "preempt/partition_prio" "slurmctld has the PreemptType"
