@@ -624,67 +624,6 @@ out:
 
 /* ---------------------------------------------------------------- values */
 
-static bool parse_num(const char **s, long *v)
-{
-	char *end;
-
-	if (!isdigit((unsigned char) **s))
-		return false;
-	errno = 0;
-	*v = strtol(*s, &end, 10);
-	if (errno)
-		return false;
-	*s = end;
-	return true;
-}
-
-bool mdc_live_time_seconds(const char *s, long *seconds)
-{
-	long f[4], days = 0;
-	int nf = 0;
-	bool has_days = false;
-
-	if (!s || !*s)
-		return false;
-	if (!strcasecmp(s, "UNLIMITED") || !strcasecmp(s, "INFINITE")) {
-		*seconds = -1;
-		return true;
-	}
-	if (!strcasecmp(s, "NONE")) {
-		*seconds = -2;
-		return true;
-	}
-	if (!parse_num(&s, &f[nf++]))
-		return false;
-	if (*s == '-') {
-		has_days = true;
-		days = f[0];
-		nf = 0;
-		s++;
-		if (!parse_num(&s, &f[nf++]))
-			return false;
-	}
-	while (*s == ':' && nf < 3) {
-		s++;
-		if (!parse_num(&s, &f[nf++]))
-			return false;
-	}
-	if (*s)
-		return false;
-	if (has_days) {		/* days-hours[:minutes[:seconds]] */
-		long h = f[0], m = nf > 1 ? f[1] : 0, sec = nf > 2 ? f[2] : 0;
-
-		*seconds = ((days * 24 + h) * 60 + m) * 60 + sec;
-	} else if (nf == 1) {	/* minutes */
-		*seconds = f[0] * 60;
-	} else if (nf == 2) {	/* minutes:seconds */
-		*seconds = f[0] * 60 + f[1];
-	} else {		/* hours:minutes:seconds */
-		*seconds = (f[0] * 60 + f[1]) * 60 + f[2];
-	}
-	return true;
-}
-
 /* One comparison for plan, verify, drift and scontrol: mdc_value's. */
 bool mdc_live_value_eq(const char *key, const char *a, const char *b)
 {

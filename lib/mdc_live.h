@@ -115,11 +115,6 @@ int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
 int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct mdc_strv *jobs,
 			    struct mdc_ctx *ctx);
 
-/* Slurm time text ("60" minutes, "1:30" min:sec, "1:00:00", "2-00:00:00",
- * "UNLIMITED") to seconds; -1 for UNLIMITED/INFINITE, -2 for NONE; false
- * if S is not a time. */
-bool mdc_live_time_seconds(const char *s, long *seconds);
-
 /* Are A (wanted) and B (as scontrol shows it) the same setting of KEY?
  * mdc_value_equal_shown (mdc_value.h): times as durations (MaxTime=60
  * equals 01:00:00), words case-insensitively, "(null)" equals "", "30 sec"

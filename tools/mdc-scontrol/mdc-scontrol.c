@@ -20,6 +20,7 @@
 #include "mdc_live.h"
 #include "mdc_log.h"
 #include "mdc_proc.h"
+#include "mdc_value.h"
 #include "scargs.h"
 
 static const char *progname = "mdc-scontrol";
@@ -145,21 +146,22 @@ static int add_map(struct mdc_kvs *rec, json_object *conf)
  * 2-00:00:00, UNLIMITED, NONE; other text unchanged. */
 static void format_time(const char *v, char *out, size_t outsz)
 {
-	long sec;
+	long long sec;
 
-	if (!mdc_live_time_seconds(v, &sec)) {
-		snprintf(out, outsz, "%s", v);
+	/* NONE is how scontrol shows an unset time, not a time Slurm reads */
+	if (!strcasecmp(v, "NONE") || !mdc_value_time_s(v, &sec)) {
+		snprintf(out, outsz, "%s", strcasecmp(v, "NONE") ? v : "NONE");
 		return;
 	}
-	if (sec == -1 || sec == -2) {
-		snprintf(out, outsz, "%s", sec == -1 ? "UNLIMITED" : "NONE");
+	if (sec == -1) {
+		snprintf(out, outsz, "UNLIMITED");
 		return;
 	}
 	if (sec >= 86400)
-		snprintf(out, outsz, "%ld-%02ld:%02ld:%02ld", sec / 86400, sec % 86400 / 3600,
+		snprintf(out, outsz, "%lld-%02lld:%02lld:%02lld", sec / 86400, sec % 86400 / 3600,
 			 sec % 3600 / 60, sec % 60);
 	else
-		snprintf(out, outsz, "%02ld:%02ld:%02ld", sec / 3600, sec % 3600 / 60, sec % 60);
+		snprintf(out, outsz, "%02lld:%02lld:%02lld", sec / 3600, sec % 3600 / 60, sec % 60);
 }
 
 static bool is_time_key(const char *key)

@@ -17,6 +17,7 @@
 #include "mdc_live.h"
 #include "mdc_plan.h"
 #include "mdc_str.h"
+#include "mdc_value.h"
 #include "scargs.h"
 
 static char *data_path(const char *name)
@@ -388,21 +389,23 @@ static void test_live_parse_node_and_config(void **state)
 
 static void test_live_times(void **state)
 {
-	static const struct { const char *s; long sec; } ok_cases[] = {
+	/* the times scontrol shows, read by the one parser in mdc_value */
+	static const struct { const char *s; long long sec; } ok_cases[] = {
 		{ "60", 3600 }, { "01:00:00", 3600 }, { "1:30", 90 }, { "2-00:00:00", 172800 },
 		{ "1-12", 129600 }, { "1-0:30", 88200 }, { "UNLIMITED", -1 }, { "infinite", -1 },
-		{ "NONE", -2 }, { "0", 0 },
+		{ "0", 0 },
 	};
-	long sec;
+	long long sec;
 
 	(void) state;
 	for (size_t i = 0; i < sizeof(ok_cases) / sizeof(ok_cases[0]); i++) {
-		if (!mdc_live_time_seconds(ok_cases[i].s, &sec) || sec != ok_cases[i].sec)
-			fail_msg("'%s' -> %ld, want %ld", ok_cases[i].s, sec, ok_cases[i].sec);
+		if (!mdc_value_time_s(ok_cases[i].s, &sec) || sec != ok_cases[i].sec)
+			fail_msg("'%s' -> %lld, want %lld", ok_cases[i].s, sec, ok_cases[i].sec);
 	}
-	assert_false(mdc_live_time_seconds("", &sec));
-	assert_false(mdc_live_time_seconds("1h", &sec));
-	assert_false(mdc_live_time_seconds("-1", &sec));
+	assert_false(mdc_value_time_s("", &sec));
+	assert_false(mdc_value_time_s("1h", &sec));
+	assert_false(mdc_value_time_s("-1", &sec));
+	assert_false(mdc_value_time_s("NONE", &sec));
 	assert_true(mdc_live_value_eq("MaxTime", "60", "01:00:00"));
 	assert_true(mdc_live_value_eq("max_time", "UNLIMITED", "infinite"));
 	assert_false(mdc_live_value_eq("MaxTime", "60", "02:00:00"));
