@@ -7,6 +7,7 @@
 #   emu_up [args]                         # emu_start, or "Bail out!" (a failure)
 #   emu_mdcctl_env [ID]                   # the mdcctl suites' preamble (below)
 #   emu_pr_env                            # the persistent-resource suites' preamble
+#   emu_slurm_conf                        # SLURM_CONF to parse, a recording scontrol
 #
 # EMU_PARENT (default projects/proj/locations/us-central1) and EMU_API
 # (default v1beta1) shape the URLs; EMU_CLUSTERS is the collection URL and
@@ -98,6 +99,33 @@ emu_pr_env() {
 	unset MDC_ENDPOINT MDC_PROJECT MDC_REGION MDC_CLUSTER MDC_ACCESS_TOKEN MDC_TOKEN_FILE
 	emu_up
 	G=(--project proj --region us-central1)
+}
+
+# emu_slurm_conf: a slurm.conf only for parsing (SLURM_CONF), nodes cpu-[0-1]
+# in NodeSet cpu and partition cpu, whose slurmctld port is free so live
+# updates fail fast; MDC_SCONTROL is a real scontrol that records each
+# run's arguments, one line each, in $TEST_DIR/scontrol.log.
+emu_slurm_conf() {
+	local port
+	port=$(free_port)
+	cat >"$TEST_DIR/slurm.conf" <<EOF
+ClusterName=t
+SlurmctldHost=localhost(127.0.0.1)
+SlurmctldPort=$port
+MessageTimeout=2
+NodeName=cpu-[0-1] CPUs=1 State=FUTURE
+NodeSet=cpu Nodes=cpu-[0-1]
+PartitionName=cpu Nodes=cpu Default=YES State=UP
+EOF
+	export SLURM_CONF=$TEST_DIR/slurm.conf
+	cat >"$TEST_DIR/scontrol" <<EOF
+#!/bin/sh
+printf '%s\n' "\$*" >>"$TEST_DIR/scontrol.log"
+exec $(command -v scontrol) "\$@"
+EOF
+	chmod +x "$TEST_DIR/scontrol"
+	export MDC_SCONTROL=$TEST_DIR/scontrol
+	: >"$TEST_DIR/scontrol.log"
 }
 
 # emu_stop: SIGTERM, wait for the exit (state saved), keep the files.

@@ -4,6 +4,7 @@
 #   . "$top_srcdir/tests/lib/tap.sh"
 #   . "$top_srcdir/tests/lib/lab.sh"
 #   lab_up [--managed] [slurm-lab up options...]   # before plan
+#   lab_mdc_env [options]     # lab_up --managed and the mdc tools' set-up
 #   ... SLURM_CONF (and MDC_ENDPOINT, MDC_CLUSTER, MDC_TOKEN_FILE) are exported ...
 #   lab_down                                      # optional: at_exit does it
 #   lab_start DIR [options]   # another lab in DIR (several labs per test)
@@ -62,6 +63,36 @@ lab_start() {
 lab_up() {
 	LAB_DIR=$TEST_DIR/lab
 	lab_start "$LAB_DIR" "$@"
+}
+
+# lab_mdc_env [slurm-lab up options]: the managed lab of the suites that
+# drive it with the mdc tools (they need jq): MDCCTL and MS (mdc-scontrol)
+# from the build tree, an empty mdc.conf of the test's own, the host name,
+# and the emulator's request log (log, shown on failure).  Before plan.
+lab_mdc_env() {
+	command -v jq >/dev/null || skip_all "jq is not installed"
+	lab_up --managed "$@"
+	MDCCTL=$top_builddir/mdcctl
+	MS=$top_builddir/mdc-scontrol
+	export MDC_CONF=$TEST_DIR/mdc.conf
+	: >"$MDC_CONF"
+	host=$(hostname -s)
+	log=$LAB_DIR/emu/requests.log
+	show_on_fail "$log"
+}
+
+# shadow CMD...: run a user or group tool (useradd, groupadd, userdel),
+# trying again a bounded number of times while another one (a parallel
+# test) holds the lock of /etc/passwd.
+shadow() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		"$@" 2>"$TEST_DIR/shadow.err" && return 0
+		grep -qi 'lock' "$TEST_DIR/shadow.err" || break
+		sleep 0.1
+	done
+	cat "$TEST_DIR/shadow.err" >&2
+	return 1
 }
 
 lab_down() {

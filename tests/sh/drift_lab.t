@@ -9,16 +9,8 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 
-command -v jq >/dev/null || skip_all "jq is not installed"
-lab_up --managed --lro-seconds 0
+lab_mdc_env --lro-seconds 0
 plan 41
-
-MDCCTL=$top_builddir/mdcctl
-export MDC_CONF=$TEST_DIR/mdc.conf
-: >"$MDC_CONF"
-host=$(hostname -s)
-log=$LAB_DIR/emu/requests.log
-show_on_fail "$log"
 patches() { grep -c '"method":"PATCH"' "$log"; }
 pval() { scontrol show partition "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
 nval() { scontrol show node "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }

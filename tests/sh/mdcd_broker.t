@@ -30,19 +30,6 @@ mdcd_log=$LAB_DIR/log/mdcd.log
 audit=$LAB_DIR/state/mdcd/audit.log
 show_on_fail "$mdcd_log" "$audit"
 
-# shadow: user and group tools refuse while another one holds the lock of
-# /etc/passwd (a parallel test): try again, a bounded number of times
-shadow() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		"$@" 2>"$TEST_DIR/shadow.err" && return 0
-		grep -qi 'lock' "$TEST_DIR/shadow.err" || break
-		sleep 0.1
-	done
-	cat "$TEST_DIR/shadow.err" >&2
-	return 1
-}
-
 # --- users: one plain, one in the admin group (names unique to this run)
 sfx=$$
 user=mdcu$sfx admin=mdca$sfx group=mdcg$sfx

@@ -7,16 +7,8 @@
 . "$top_srcdir/tests/lib/lab.sh"
 
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
-command -v jq >/dev/null || skip_all "jq is not installed"
-lab_up --managed
+lab_mdc_env
 plan 15
-
-MS=$top_builddir/mdc-scontrol
-MDCCTL=$top_builddir/mdcctl
-export MDC_CONF=$TEST_DIR/mdc.conf
-: >"$MDC_CONF"
-log=$LAB_DIR/emu/requests.log
-show_on_fail "$log"
 
 cval() { scontrol show config | sed -n "s/^$1 *= //p"; }
 pval() { scontrol show partition "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }

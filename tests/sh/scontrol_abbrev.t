@@ -11,17 +11,8 @@
 . "$top_srcdir/tests/lib/lab.sh"
 
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
-command -v jq >/dev/null || skip_all "jq is not installed"
-lab_up --managed
+lab_mdc_env
 plan 52
-
-MS=$top_builddir/mdc-scontrol
-MDCCTL=$top_builddir/mdcctl
-export MDC_CONF=$TEST_DIR/mdc.conf
-: >"$MDC_CONF"
-host=$(hostname -s)
-log=$LAB_DIR/emu/requests.log
-show_on_fail "$log"
 
 pval() {
 	local line

@@ -16,29 +16,9 @@ MS=$top_builddir/mdc-scontrol
 export MDC_CONF=$TEST_DIR/mdc.conf	# no config file of the machine's
 : >"$MDC_CONF"
 
-# A slurm.conf only for parsing (scontrol reads it on every run); its
-# slurmctld port is free, so live updates fail fast with "connect failure".
-port=$(free_port)
-cat >"$TEST_DIR/slurm.conf" <<EOF
-ClusterName=t
-SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=$port
-MessageTimeout=2
-NodeName=cpu-[0-1] CPUs=1 State=FUTURE
-NodeSet=cpu Nodes=cpu-[0-1]
-PartitionName=cpu Nodes=cpu Default=YES State=UP
-EOF
-export SLURM_CONF=$TEST_DIR/slurm.conf
-
-# every real scontrol run is recorded (arguments, one line per run)
-cat >"$TEST_DIR/scontrol" <<EOF
-#!/bin/sh
-printf '%s\n' "\$*" >>"$TEST_DIR/scontrol.log"
-exec $(command -v scontrol) "\$@"
-EOF
-chmod +x "$TEST_DIR/scontrol"
-export MDC_SCONTROL=$TEST_DIR/scontrol
-: >"$TEST_DIR/scontrol.log"
+# A slurm.conf only for parsing (scontrol reads it on every run; live
+# updates fail fast with "connect failure"); scontrol runs are recorded.
+emu_slurm_conf
 
 emu_up
 emu_create_cluster c1 >/dev/null || { echo "Bail out! cannot create the cluster"; exit 1; }

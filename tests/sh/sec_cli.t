@@ -8,34 +8,10 @@
 
 command -v jq >/dev/null || skip_all "jq is not installed"
 command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
-emu_up
-emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
-export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
-unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
-export MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/c1
+emu_mdcctl_env c1
 : >"$EMU_LOG"
-
-# slurm.conf for mdc-scontrol's node -> pool mapping; its slurmctld port is
-# free, and every real scontrol run is recorded
-port=$(free_port)
-cat >"$TEST_DIR/slurm.conf" <<EOF2
-ClusterName=t
-SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=$port
-MessageTimeout=2
-NodeName=cpu-[0-1] CPUs=1 State=FUTURE
-NodeSet=cpu Nodes=cpu-[0-1]
-PartitionName=cpu Nodes=cpu Default=YES State=UP
-EOF2
-export SLURM_CONF=$TEST_DIR/slurm.conf
-cat >"$TEST_DIR/scontrol" <<EOF2
-#!/bin/sh
-printf '%s\n' "\$*" >>"$TEST_DIR/scontrol.log"
-exec $(command -v scontrol) "\$@"
-EOF2
-chmod +x "$TEST_DIR/scontrol"
-export MDC_SCONTROL=$TEST_DIR/scontrol
-: >"$TEST_DIR/scontrol.log"
+# slurm.conf for mdc-scontrol's node -> pool mapping
+emu_slurm_conf
 
 writes() { grep -Ec '"method":"(PATCH|POST|DELETE)"' "$EMU_LOG"; }
 
