@@ -214,121 +214,74 @@ static void pj_print_job(const struct mdc_settings *s, const json_object *j)
 	pj_print_tasks(j);
 }
 
-static const struct option pj_yes_opts[] = {
-	VX_COMMON_OPTS,
-	{ "yes", no_argument, NULL, O_YES },
-	{ "quiet", no_argument, NULL, 'q' },
-	VX_END_OPTS,
-};
+static void pj_describe_print(struct vx_run *r, const json_object *job)
+{
+	if (r->g->format != MDCCTL_TEXT)
+		mdcctl_print_resource(job);
+	else
+		pj_print_job(&r->s, job);
+}
 
 static int pj_describe(struct mdcctl *g, int argc, char **argv)
 {
-	static const struct vx_cmd cmd = {
-		"mdcctl pipelines describe JOB_ID|NAME [--project=P] [--region=L] "
-		"[--format=text|json]",
-		pj_yes_opts, "hq", false, "pipelines describe", PJ_ONE,
+	static const struct vx_get o = {
+		{ "mdcctl pipelines describe JOB_ID|NAME [--project=P] [--region=L] "
+		  "[--format=text|json]", vx_yes_opts, "hq", false, "pipelines describe", PJ_ONE },
+		mdc_pipeline_job_name, mdc_pipeline_get, pj_describe_print,
 	};
-	json_object *job = NULL;
-	struct vx_run r;
-	int rc = vx_begin(g, &cmd, argc, argv, &r);
 
-	if (rc >= 0)
-		goto out;
-	rc = 0;
-	if (vx_connect(&r, mdc_pipeline_job_name, false) ||
-	    mdc_pipeline_get(r.c, r.name, &job, &r.ctx))
-		rc = vx_fail(&r);
-	else if (g->format != MDCCTL_TEXT)
-		mdcctl_print_resource(job);
+	return vx_get_run(g, &o, argc, argv);
+}
+
+/* the cancel's answer is empty: the run stops later */
+static int pj_cancel_call(struct mdc_client *c, const char *name, json_object **resp,
+			  struct mdc_ctx *ctx)
+{
+	*resp = NULL;
+	return mdc_pipeline_cancel(c, name, ctx);
+}
+
+static void pj_cancel_print(struct vx_run *r, const json_object *resp)
+{
+	(void) resp;
+	if (r->g->format == MDCCTL_TEXT)
+		printf("Requested cancellation of pipeline job [%s].\n", r->name);
 	else
-		pj_print_job(&r.s, job);
-out:
-	json_object_put(job);
-	vx_end(&r);
-	return rc;
+		printf("{\n  \"name\": \"%s\",\n  \"cancelRequested\": true\n}\n", r->name);
 }
 
 static int pj_cancel(struct mdcctl *g, int argc, char **argv)
 {
-	static const struct vx_cmd cmd = {
-		"mdcctl pipelines cancel JOB_ID|NAME [--project=P] [--region=L] "
-		"[--format=text|json]",
-		pj_yes_opts, "hq", false, "pipelines cancel", PJ_ONE,
+	static const struct vx_get o = {
+		{ "mdcctl pipelines cancel JOB_ID|NAME [--project=P] [--region=L] "
+		  "[--format=text|json]", vx_yes_opts, "hq", false, "pipelines cancel", PJ_ONE },
+		mdc_pipeline_job_name, pj_cancel_call, pj_cancel_print,
 	};
-	struct vx_run r;
-	int rc = vx_begin(g, &cmd, argc, argv, &r);
 
-	if (rc >= 0)
-		goto out;
-	rc = 0;
-	if (vx_connect(&r, mdc_pipeline_job_name, false) ||
-	    mdc_pipeline_cancel(r.c, r.name, &r.ctx))
-		rc = vx_fail(&r);
-	else if (g->format == MDCCTL_TEXT)
-		printf("Requested cancellation of pipeline job [%s].\n", r.name);
-	else
-		printf("{\n  \"name\": \"%s\",\n  \"cancelRequested\": true\n}\n", r.name);
-out:
-	vx_end(&r);
-	return rc;
+	return vx_get_run(g, &o, argc, argv);
 }
 
-static int pj_delete_send(struct vx_run *r)
+/* the note only when the wait is left to the user */
+static int pj_delete_note(const struct vx_run *r, const json_object *op, struct mdc_buf *b)
 {
-	json_object *op = NULL, *done = NULL;
-	struct mdc_buf note = MDC_BUF_INIT;
-	int rc;
-
-	if ((rc = mdc_pipeline_delete(r->c, r->name, &op, &r->ctx)))
-		goto out;
-	/* the note only when the wait is left to the user */
-	if (r->g->async &&
-	    mdc_buf_addf(&note, "Request to delete the pipeline job [%s] has been sent.\n\n"
-			 "You can view the status of the delete operation with the "
-			 "command\n\n  $ mdcctl operations describe %s\n\n", r->name,
-			 mdc_json_get_str(op, "name", "?"))) {
-		rc = mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	if ((rc = vx_follow(r, op, note.s, &done)) || r->g->async)
-		goto out;
-	if (r->g->format != MDCCTL_TEXT)
-		mdcctl_print_resource(done);
-	else
-		printf("Deleted pipeline job [%s].\n", r->name);
-out:
-	mdc_buf_free(&note);
-	json_object_put(done);
-	json_object_put(op);
-	return rc;
+	if (!r->g->async)
+		return 0;
+	return mdc_buf_addf(b, "Request to delete the pipeline job [%s] has been sent.\n\n"
+			    "You can view the status of the delete operation with the "
+			    "command\n\n  $ mdcctl operations describe %s\n\n", r->name,
+			    mdc_json_get_str(op, "name", "?"));
 }
 
 static int pj_delete(struct mdcctl *g, int argc, char **argv)
 {
-	static const struct vx_cmd cmd = {
-		"mdcctl pipelines delete JOB_ID|NAME [--project=P] [--region=L] [--async] [--yes] "
-		"[--format=text|json]",
-		pj_yes_opts, "hq", true, "pipelines delete", PJ_ONE,
+	static const struct vx_write w = {
+		{ "mdcctl pipelines delete JOB_ID|NAME [--project=P] [--region=L] [--async] [--yes] "
+		  "[--format=text|json]", vx_yes_opts, "hq", true, "pipelines delete", PJ_ONE },
+		mdc_pipeline_job_name, mdc_pipeline_delete, "pipeline job", true, pj_delete_note,
+		"Deleted",
 	};
-	struct vx_run r;
-	char q[600];
-	int rc = vx_begin(g, &cmd, argc, argv, &r);
 
-	if (rc >= 0)
-		goto out;
-	rc = 0;
-	if (vx_connect(&r, mdc_pipeline_job_name, false)) {
-		rc = vx_fail(&r);
-		goto out;
-	}
-	snprintf(q, sizeof(q), "delete pipeline job '%s'?", r.name);
-	if (!mdcctl_confirm(g, q))
-		rc = mdcctl_usage(g, "not deleting '%s': confirm on a terminal or give --yes", r.name);
-	else if (pj_delete_send(&r))
-		rc = vx_fail(&r);
-out:
-	vx_end(&r);
-	return rc;
+	return vx_write_run(g, &w, argc, argv);
 }
 
 /* --- wait ------------------------------------------------------------------ */
@@ -385,14 +338,12 @@ static void pj_print_fallbacks(const json_object *job)
 	}
 }
 
-static const struct option pj_common_opts[] = { VX_COMMON_OPTS, VX_END_OPTS };
-
 static int pj_wait(struct mdcctl *g, int argc, char **argv)
 {
 	static const struct vx_cmd cmd = {
 		"mdcctl pipelines wait JOB_ID|NAME [--project=P] [--region=L] [--format=text|json]\n"
 		"exits 0 when the run SUCCEEDED, non-zero when it FAILED or was CANCELLED",
-		pj_common_opts, "h", false, "pipelines wait", PJ_ONE,
+		vx_common_opts, "h", false, "pipelines wait", PJ_ONE,
 	};
 	struct mdc_pipeline_wait_opts wo = { 0 };
 	json_object *job = NULL;

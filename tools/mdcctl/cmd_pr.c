@@ -94,7 +94,8 @@ static int pr_create_body(struct vx_run *r, json_object **body)
 static int pr_create_send(struct vx_run *r, const json_object *body)
 {
 	json_object *op = NULL, *done = NULL, *res = NULL;
-	char *note = NULL, *name = NULL;
+	struct mdc_buf note = MDC_BUF_INIT;
+	char *name = NULL;
 	int rc;
 
 	if (r->g->format == MDCCTL_TEXT)
@@ -103,11 +104,11 @@ static int pr_create_send(struct vx_run *r, const json_object *body)
 		goto out;
 	if ((rc = mdc_pr_resource_name(r->s.project, r->s.region, r->a.id, &name, &r->ctx)))
 		goto out;
-	if (!(note = vx_submitted("create", op))) {
+	if (vx_submitted(&note, "create", op)) {
 		rc = mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = vx_follow(r, op, note, &done)) || r->g->async ||
+	if ((rc = vx_follow(r, op, note.s, &done)) || r->g->async ||
 	    (rc = mdc_pr_get(r->c, name, &res, &r->ctx)))
 		goto out;
 	if (r->g->format != MDCCTL_TEXT)
@@ -120,7 +121,7 @@ out:
 	json_object_put(done);
 	json_object_put(op);
 	free(name);
-	free(note);
+	mdc_buf_free(&note);
 	return rc;
 }
 
@@ -151,12 +152,10 @@ out:
 
 /* --- list ---------------------------------------------------------------- */
 
-static const struct option pr_common_opts[] = { VX_COMMON_OPTS, VX_END_OPTS };
-
 static const struct vx_cmd pr_list_cmd = {
 	"mdcctl persistent-resources list [--project=P] [--region=L] [--page-size=N] "
 	"[--format=text|json]",
-	pr_common_opts, "h", false, "list", NULL,
+	vx_common_opts, "h", false, "list", NULL,
 };
 
 static int pr_list(struct mdcctl *g, int argc, char **argv)
@@ -195,131 +194,56 @@ out:
 
 /* --- describe, delete, reboot: one resource named by ID or full name ------ */
 
-static const struct option pr_yes_opts[] = {
-	VX_COMMON_OPTS,
-	{ "yes", no_argument, NULL, O_YES },
-	{ "quiet", no_argument, NULL, 'q' },
-	VX_END_OPTS,
-};
-
 static int pr_describe(struct mdcctl *g, int argc, char **argv)
 {
-	static const struct vx_cmd cmd = {
-		"mdcctl persistent-resources describe ID|NAME [--project=P] [--region=L] "
-		"[--format=text|json]",
-		pr_yes_opts, "hq", true, "persistent-resources describe", PR_ONE,
+	static const struct vx_get o = {
+		{ "mdcctl persistent-resources describe ID|NAME [--project=P] [--region=L] "
+		  "[--format=text|json]", vx_yes_opts, "hq", true, "persistent-resources describe",
+		  PR_ONE },
+		mdc_pr_resource_name, mdc_pr_get, NULL,
 	};
-	json_object *res = NULL;
-	struct vx_run r;
-	int rc = vx_begin(g, &cmd, argc, argv, &r);
 
-	if (rc >= 0)
-		goto out;
-	rc = 0;
-	if (vx_connect(&r, mdc_pr_resource_name, false) ||
-	    mdc_pr_get(r.c, r.name, &res, &r.ctx))
-		rc = vx_fail(&r);
-	else
-		mdcctl_print_resource(res);
-out:
-	json_object_put(res);
-	vx_end(&r);
-	return rc;
+	return vx_get_run(g, &o, argc, argv);
 }
 
-/* delete and reboot: a write that returns an operation */
-struct pr_write {
-	struct vx_cmd cmd;
-	int (*call)(struct mdc_client *c, const char *name, json_object **op,
-		    struct mdc_ctx *ctx);
-	const char *done_verb;		/* "Deleted", "Rebooted" */
-	bool confirm;			/* ask first (delete) */
-};
-
-/* The text shown once the write is sent (malloc'ed) */
-static char *pr_write_note(const struct pr_write *w, const char *name, const json_object *op)
+static int pr_delete_note(const struct vx_run *r, const json_object *op, struct mdc_buf *b)
 {
-	struct mdc_buf b = MDC_BUF_INIT;
-
-	if (!w->confirm)
-		return vx_submitted("reboot", op);
-	if (mdc_buf_addf(&b, "Request to delete the PersistentResource [%s] has been sent.\n\n"
-			 "You can view the status of your PersistentResource delete operation "
-			 "with the command\n\n  $ mdcctl operations describe %s\n\n",
-			 name, mdc_json_get_str(op, "name", "?"))) {
-		mdc_buf_free(&b);
-		return NULL;
-	}
-	return mdc_buf_release(&b);
+	return mdc_buf_addf(b, "Request to delete the PersistentResource [%s] has been sent.\n\n"
+			    "You can view the status of your PersistentResource delete operation "
+			    "with the command\n\n  $ mdcctl operations describe %s\n\n",
+			    r->name, mdc_json_get_str(op, "name", "?"));
 }
 
-static int pr_write_run(struct mdcctl *g, const struct pr_write *w, int argc, char **argv)
+static int pr_reboot_note(const struct vx_run *r, const json_object *op, struct mdc_buf *b)
 {
-	json_object *op = NULL, *done = NULL;
-	char *note = NULL, q[600];
-	struct vx_run r;
-	int rc = vx_begin(g, &w->cmd, argc, argv, &r);
-
-	if (rc >= 0)
-		goto out;
-	rc = 0;
-	if (vx_connect(&r, mdc_pr_resource_name, false))
-		goto fail;
-	if (w->confirm) {
-		snprintf(q, sizeof(q), "delete persistent resource '%s'?", r.name);
-		if (!mdcctl_confirm(g, q)) {
-			rc = mdcctl_usage(g, "not deleting '%s': confirm on a terminal or give --yes",
-					  r.name);
-			goto out;
-		}
-	}
-	if (w->call(r.c, r.name, &op, &r.ctx))
-		goto fail;
-	if (!(note = pr_write_note(w, r.name, op)))
-		goto nomem;
-	if (vx_follow(&r, op, note, &done))
-		goto fail;
-	if (g->async)
-		goto out;
-	if (g->format != MDCCTL_TEXT)
-		mdcctl_print_resource(done);
-	else
-		printf("%s persistent resource [%s].\n", w->done_verb, r.name);
-	goto out;
-nomem:
-	mdc_fail(&r.ctx, MDC_ERR_NOMEM, "out of memory");
-fail:
-	rc = vx_fail(&r);
-out:
-	json_object_put(done);
-	json_object_put(op);
-	free(note);
-	vx_end(&r);
-	return rc;
+	(void) r;
+	return vx_submitted(b, "reboot", op);
 }
 
 static int pr_delete(struct mdcctl *g, int argc, char **argv)
 {
-	static const struct pr_write w = {
+	static const struct vx_write w = {
 		{ "mdcctl persistent-resources delete ID|NAME [--project=P] [--region=L] "
-		  "[--async] [--yes]", pr_yes_opts, "hq", true, "persistent-resources delete",
+		  "[--async] [--yes]", vx_yes_opts, "hq", true, "persistent-resources delete",
 		  PR_ONE },
-		mdc_pr_delete, "Deleted", true,
+		mdc_pr_resource_name, mdc_pr_delete, "persistent resource", true, pr_delete_note,
+		"Deleted",
 	};
 
-	return pr_write_run(g, &w, argc, argv);
+	return vx_write_run(g, &w, argc, argv);
 }
 
 static int pr_reboot(struct mdcctl *g, int argc, char **argv)
 {
-	static const struct pr_write w = {
+	static const struct vx_write w = {
 		{ "mdcctl persistent-resources reboot ID|NAME [--project=P] [--region=L] "
-		  "[--async] [--yes]", pr_yes_opts, "hq", true, "persistent-resources reboot",
+		  "[--async] [--yes]", vx_yes_opts, "hq", true, "persistent-resources reboot",
 		  PR_ONE },
-		mdc_pr_reboot, "Rebooted", false,
+		mdc_pr_resource_name, mdc_pr_reboot, "persistent resource", false,
+		pr_reboot_note, "Rebooted",
 	};
 
-	return pr_write_run(g, &w, argc, argv);
+	return vx_write_run(g, &w, argc, argv);
 }
 
 /* --- update -------------------------------------------------------------- */
@@ -355,7 +279,8 @@ static int pr_update_send(struct vx_run *r)
 		.pool_specs = &r->a.pools,
 	};
 	json_object *cur = NULL, *body = NULL, *op = NULL, *done = NULL;
-	char *mask = NULL, *note = NULL;
+	struct mdc_buf note = MDC_BUF_INIT;
+	char *mask = NULL;
 	int rc;
 
 	if ((rc = mdc_pr_get(r->c, r->name, &cur, &r->ctx)) ||
@@ -368,11 +293,11 @@ static int pr_update_send(struct vx_run *r)
 	}
 	if ((rc = mdc_pr_update(r->c, r->name, body, mask, &op, &r->ctx)))
 		goto out;
-	if (!(note = vx_submitted("update", op))) {
+	if (vx_submitted(&note, "update", op)) {
 		rc = mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	if ((rc = vx_follow(r, op, note, &done)) || r->g->async)
+	if ((rc = vx_follow(r, op, note.s, &done)) || r->g->async)
 		goto out;
 	if (r->g->format != MDCCTL_TEXT)
 		mdcctl_print_resource(mdc_json_get_obj(done, "response"));
@@ -383,7 +308,7 @@ out:
 	json_object_put(op);
 	json_object_put(body);
 	json_object_put(cur);
-	free(note);
+	mdc_buf_free(&note);
 	free(mask);
 	return rc;
 }

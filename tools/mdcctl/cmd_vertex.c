@@ -9,6 +9,14 @@
 #include "mdc_json.h"
 #include "cmd_vertex.h"
 
+const struct option vx_common_opts[] = { VX_COMMON_OPTS, VX_END_OPTS };
+const struct option vx_yes_opts[] = {
+	VX_COMMON_OPTS,
+	{ "yes", no_argument, NULL, O_YES },
+	{ "quiet", no_argument, NULL, 'q' },
+	VX_END_OPTS,
+};
+
 /* Where each option of a subcommand goes in struct vx_args. */
 enum vx_kind { VX_STR, VX_LIST, VX_FLAG };
 static const struct vx_field {
@@ -149,6 +157,27 @@ void vx_end(struct vx_run *r)
 	mdc_settings_free(&r->s);
 }
 
+int vx_get_run(struct mdcctl *g, const struct vx_get *o, int argc, char **argv)
+{
+	json_object *resp = NULL;
+	struct vx_run r;
+	int rc = vx_begin(g, &o->cmd, argc, argv, &r);
+
+	if (rc >= 0)
+		goto out;
+	rc = 0;
+	if (vx_connect(&r, o->name_fn, false) || o->call(r.c, r.name, &resp, &r.ctx))
+		rc = vx_fail(&r);
+	else if (o->print)
+		o->print(&r, resp);
+	else
+		mdcctl_print_resource(resp);
+out:
+	json_object_put(resp);
+	vx_end(&r);
+	return rc;
+}
+
 int vx_follow(struct vx_run *r, const json_object *op, const char *note, json_object **done)
 {
 	struct mdc_lro_opts lo = { 0 };
@@ -168,19 +197,60 @@ int vx_follow(struct vx_run *r, const json_object *op, const char *note, json_ob
 	return mdc_vertex_op_wait(r->c, op, &lo, done, &r->ctx);
 }
 
-char *vx_submitted(const char *verb, const json_object *op)
+int vx_submitted(struct mdc_buf *b, const char *verb, const json_object *op)
 {
-	struct mdc_buf b = MDC_BUF_INIT;
 	const char *name = mdc_json_get_str(op, "name", "?");
 
-	if (mdc_buf_addf(&b, "Operation to %s PersistentResource [%s] is submitted successfully."
-			 "\n\nYou can view the status of your PersistentResource %s operation "
-			 "with the command\n\n  $ mdcctl operations describe %s\n\n",
-			 verb, name, verb, name)) {
-		mdc_buf_free(&b);
-		return NULL;
+	return mdc_buf_addf(b, "Operation to %s PersistentResource [%s] is submitted successfully."
+			    "\n\nYou can view the status of your PersistentResource %s operation "
+			    "with the command\n\n  $ mdcctl operations describe %s\n\n",
+			    verb, name, verb, name) ? MDC_ERR_NOMEM : 0;
+}
+
+int vx_write_run(struct mdcctl *g, const struct vx_write *w, int argc, char **argv)
+{
+	struct mdc_buf note = MDC_BUF_INIT;
+	json_object *op = NULL, *done = NULL;
+	struct vx_run r;
+	char q[600];
+	int rc = vx_begin(g, &w->cmd, argc, argv, &r);
+
+	if (rc >= 0)
+		goto out;
+	rc = 0;
+	if (vx_connect(&r, w->name_fn, false))
+		goto fail;
+	if (w->confirm) {
+		snprintf(q, sizeof(q), "delete %s '%s'?", w->noun, r.name);
+		if (!mdcctl_confirm(g, q)) {
+			rc = mdcctl_usage(g, "not deleting '%s': confirm on a terminal or give --yes",
+					  r.name);
+			goto out;
+		}
 	}
-	return mdc_buf_release(&b);
+	if (w->call(r.c, r.name, &op, &r.ctx))
+		goto fail;
+	if (w->note(&r, op, &note)) {
+		mdc_fail(&r.ctx, MDC_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	if (vx_follow(&r, op, note.s, &done))
+		goto fail;
+	if (g->async)
+		goto out;
+	if (g->format != MDCCTL_TEXT)
+		mdcctl_print_resource(done);
+	else
+		printf("%s %s [%s].\n", w->done_verb, w->noun, r.name);
+	goto out;
+fail:
+	rc = vx_fail(&r);
+out:
+	json_object_put(done);
+	json_object_put(op);
+	mdc_buf_free(&note);
+	vx_end(&r);
+	return rc;
 }
 
 bool vx_list_printed(struct mdcctl *g, const json_object *all)

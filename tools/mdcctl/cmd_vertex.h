@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <json-c/json.h>
+#include "mdc_buf.h"
 #include "mdc_client.h"
 #include "mdc_str.h"
 #include "mdc_vertex.h"
@@ -31,6 +32,10 @@ enum {
 	{ "page-size", required_argument, NULL, O_PAGE_SIZE }, \
 	{ "help", no_argument, NULL, 'h' }
 #define VX_END_OPTS { NULL, 0, NULL, 0 }
+
+/* Tables for subcommands with only the common options, and with --yes. */
+extern const struct option vx_common_opts[];
+extern const struct option vx_yes_opts[];
 
 /* The values the options give (each option has one field, see vx_fields
  * in cmd_vertex.c); repeatable ones collect in a list. */
@@ -79,13 +84,41 @@ int vx_connect(struct vx_run *r, vx_name_fn name_fn, bool parent);
 int vx_fail(struct vx_run *r);
 void vx_end(struct vx_run *r);
 
+/* A subcommand that makes one call on the resource its argument names
+ * and prints the answer. */
+struct vx_get {
+	struct vx_cmd cmd;
+	vx_name_fn name_fn;		/* the argument's full name */
+	int (*call)(struct mdc_client *c, const char *name, json_object **resp,
+		    struct mdc_ctx *ctx);
+	void (*print)(struct vx_run *r, const json_object *resp);	/* NULL: the
+					 * resource in the --format given */
+};
+int vx_get_run(struct mdcctl *g, const struct vx_get *o, int argc, char **argv);
+
 /* After a write that returned OP: NOTE on stdout (text only; may be
  * NULL); with --async OP itself (json), else the wait (progress on a
  * terminal, Ctrl-C stops it).  0 with *DONE (NULL after --async) or an
  * error in R->ctx. */
 int vx_follow(struct vx_run *r, const json_object *op, const char *note, json_object **done);
-/* gcloud's words for a submitted PersistentResource operation (malloc'ed) */
-char *vx_submitted(const char *verb, const json_object *op);
+/* gcloud's words for a submitted PersistentResource operation, appended
+ * to B; 0 or MDC_ERR_NOMEM. */
+int vx_submitted(struct mdc_buf *b, const char *verb, const json_object *op);
+
+/* A subcommand that writes to the resource its argument names (delete,
+ * reboot) and follows the operation the call returns. */
+struct vx_write {
+	struct vx_cmd cmd;
+	vx_name_fn name_fn;
+	int (*call)(struct mdc_client *c, const char *name, json_object **op,
+		    struct mdc_ctx *ctx);
+	const char *noun;		/* "persistent resource" */
+	bool confirm;			/* ask before deleting it */
+	/* the text shown once the call is sent (vx_follow's NOTE), into B */
+	int (*note)(const struct vx_run *r, const json_object *op, struct mdc_buf *b);
+	const char *done_verb;		/* "Deleted": "Deleted NOUN [NAME]." */
+};
+int vx_write_run(struct mdcctl *g, const struct vx_write *w, int argc, char **argv);
 
 /* A list's json/yaml/value form or "Listed 0 items."; false when the
  * caller prints its table. */
