@@ -243,11 +243,21 @@ static int pj_cancel_call(struct mdc_client *c, const char *name, json_object **
 
 static void pj_cancel_print(struct vx_run *r, const json_object *resp)
 {
+	json_object *o;
+
 	(void) resp;
-	if (r->g->format == MDCCTL_TEXT)
+	if (r->g->format == MDCCTL_TEXT) {
 		printf("Requested cancellation of pipeline job [%s].\n", r->name);
+		return;
+	}
+	/* in the --format given (json, yaml, value(...)) */
+	if (!(o = json_object_new_object()) ||
+	    json_object_object_add(o, "name", json_object_new_string(r->name)) ||
+	    json_object_object_add(o, "cancelRequested", json_object_new_boolean(1)))
+		fprintf(stderr, "mdcctl: error: out of memory\n");
 	else
-		printf("{\n  \"name\": \"%s\",\n  \"cancelRequested\": true\n}\n", r->name);
+		mdcctl_print_json(o);
+	json_object_put(o);
 }
 
 static int pj_cancel(struct mdcctl *g, int argc, char **argv)
