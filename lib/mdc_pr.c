@@ -544,8 +544,7 @@ struct pr_conf {
 static int pr_conf_msg(struct pr_conf *c, const json_object *in, const struct pr_field *fields,
 		       const char *where, json_object **out);
 
-static int pr_conf_value(struct pr_conf *c, const json_object *v, const struct pr_field *f,
-			 const char *where, json_object **out)
+static int pr_conf_badtype(struct pr_conf *c, const char *where, enum pr_ftype type)
 {
 	static const char *const tnames[] = {
 		[F_STR] = "a string", [F_INT] = "a non-negative integer", [F_BOOL] = "true or false",
@@ -553,113 +552,142 @@ static int pr_conf_value(struct pr_conf *c, const json_object *v, const struct p
 		[F_POOLS] = "a list of resource pools", [F_LIST_STR] = "a list of strings",
 		[F_ACCEL] = "an accelerator type",
 	};
-	json_object *o = NULL, *item = NULL;
+
+	return mdc_fail(c->ctx, MDC_ERR_INVAL, "'%s': '%s' must be %s", c->path, where,
+			tnames[type]);
+}
+
+/* F_MAP: scalar values become strings (label values such as 1 or true are
+ * strings to the API). */
+static int pr_conf_map(struct pr_conf *c, const json_object *v, const char *where,
+		       json_object **out)
+{
+	json_object *o;
+
+	if (!json_object_is_type(v, json_type_object))
+		return pr_conf_badtype(c, where, F_MAP);
+	if (!(*out = o = json_object_new_object()))
+		return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+	json_object_object_foreach((json_object *) v, k, mv) {
+		if (json_object_is_type(mv, json_type_object) ||
+		    json_object_is_type(mv, json_type_array) || !mv)
+			return pr_conf_badtype(c, where, F_MAP);
+		if (json_object_object_add(o, k, json_object_new_string(
+						   json_object_get_string((json_object *) mv))))
+			return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* F_POOLS: a list of pools, or one pool written as a mapping (the docs'
+ * example).  *OUT is set even on error (the caller puts it). */
+static int pr_conf_pools(struct pr_conf *c, const json_object *v, const struct pr_field *f,
+			 const char *where, json_object **out)
+{
+	bool one = json_object_is_type(v, json_type_object);
+	json_object *o, *item = NULL;
+	size_t n;
 	char sub[300];
-	int rc = 0;
+	int rc;
+
+	if (!(*out = o = json_object_new_array()))
+		return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+	if (!one && !json_object_is_type(v, json_type_array))
+		return pr_conf_badtype(c, where, F_POOLS);
+	n = one ? 1 : json_object_array_length(v);
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = one ? (json_object *) v : json_object_array_get_idx(v, i);
+
+		if (one)
+			snprintf(sub, sizeof(sub), "%.250s", where);
+		else
+			snprintf(sub, sizeof(sub), "%.250s[%zu]", where, i);
+		if (!json_object_is_type(p, json_type_object))
+			return mdc_fail(c->ctx, MDC_ERR_INVAL, "'%s': '%s' must be a mapping",
+					c->path, sub);
+		if ((rc = pr_conf_msg(c, p, f->sub, sub, &item)))
+			return rc;
+		if (json_object_array_add(o, item)) {
+			json_object_put(item);
+			return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+		}
+	}
+	return 0;
+}
+
+/* F_ACCEL: an AcceleratorType name, any case */
+static int pr_conf_accel(struct pr_conf *c, const json_object *v, const char *where,
+			 json_object **out)
+{
+	const char *sv = json_object_get_string((json_object *) v), *a;
+	int rc;
+
+	if (!json_object_is_type(v, json_type_string))
+		return pr_conf_badtype(c, where, F_ACCEL);
+	if (!(a = pr_accelerator(sv))) {
+		rc = pr_accelerator_fail(where, sv, c->ctx);
+		mdc_ctx_prefix(c->ctx, "'%s'", c->path);
+		return rc;
+	}
+	if (!(*out = json_object_new_string(a)))
+		return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* Scalars and string lists kept as they are, once their type is right */
+static bool pr_conf_plain_ok(const json_object *v, enum pr_ftype type)
+{
+	switch (type) {
+	case F_STR:
+		return json_object_is_type(v, json_type_string);
+	case F_INT:
+		return json_object_is_type(v, json_type_int) && json_object_get_int64(v) >= 0;
+	case F_BOOL:
+		return json_object_is_type(v, json_type_boolean);
+	case F_LIST_STR:
+		if (!json_object_is_type(v, json_type_array))
+			return false;
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_string))
+				return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int pr_conf_value(struct pr_conf *c, const json_object *v, const struct pr_field *f,
+			 const char *where, json_object **out)
+{
+	json_object *o = NULL;
+	int rc;
 
 	*out = NULL;
 	switch (f->type) {
-	case F_STR:
-		if (!json_object_is_type(v, json_type_string))
-			goto badtype;
-		o = pr_ref(v);
-		break;
-	case F_ACCEL: {
-		const char *sv = json_object_get_string((json_object *) v);
-		const char *a;
-
-		if (!json_object_is_type(v, json_type_string))
-			goto badtype;
-		if (!(a = pr_accelerator(sv))) {
-			rc = pr_accelerator_fail(where, sv, c->ctx);
-			mdc_ctx_prefix(c->ctx, "'%s'", c->path);
-			goto out;
-		}
-		o = json_object_new_string(a);
-		break;
-	}
-	case F_INT:
-		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
-			goto badtype;
-		o = pr_ref(v);
-		break;
-	case F_BOOL:
-		if (!json_object_is_type(v, json_type_boolean))
-			goto badtype;
-		o = pr_ref(v);
+	case F_ACCEL:
+		rc = pr_conf_accel(c, v, where, &o);
 		break;
 	case F_MSG:
 		if (!json_object_is_type(v, json_type_object))
-			goto badtype;
+			return pr_conf_badtype(c, where, F_MSG);
 		return pr_conf_msg(c, v, f->sub, where, out);
 	case F_MAP:
-		if (!json_object_is_type(v, json_type_object))
-			goto badtype;
-		if (!(o = json_object_new_object()))
-			goto nomem;
-		json_object_object_foreach((json_object *) v, k, mv) {
-			/* label values such as 1 or true are strings to the API */
-			if (json_object_is_type(mv, json_type_object) ||
-			    json_object_is_type(mv, json_type_array) || !mv)
-				goto badtype;
-			if (json_object_object_add(o, k, json_object_new_string(
-							   json_object_get_string((json_object *) mv))))
-				goto nomem;
-		}
-		break;
-	case F_LIST_STR:
-		if (!json_object_is_type(v, json_type_array))
-			goto badtype;
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			if (!json_object_is_type(json_object_array_get_idx(v, i), json_type_string))
-				goto badtype;
-		o = pr_ref(v);
+		rc = pr_conf_map(c, v, where, &o);
 		break;
 	case F_POOLS:
-		if (!(o = json_object_new_array()))
-			goto nomem;
-		if (json_object_is_type(v, json_type_object)) {
-			/* the docs' example: one pool written as a mapping */
-			if ((rc = pr_conf_msg(c, v, f->sub, where, &item)))
-				goto out;
-			if (json_object_array_add(o, item))
-				goto nomem;
-			item = NULL;
-			break;
-		}
-		if (!json_object_is_type(v, json_type_array))
-			goto badtype;
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			json_object *p = json_object_array_get_idx(v, i);
-
-			snprintf(sub, sizeof(sub), "%.250s[%zu]", where, i);
-			if (!json_object_is_type(p, json_type_object)) {
-				rc = mdc_fail(c->ctx, MDC_ERR_INVAL, "'%s': '%s' must be a "
-					      "mapping", c->path, sub);
-				goto out;
-			}
-			if ((rc = pr_conf_msg(c, p, f->sub, sub, &item)))
-				goto out;
-			if (json_object_array_add(o, item))
-				goto nomem;
-			item = NULL;
-		}
+		rc = pr_conf_pools(c, v, f, where, &o);
+		break;
+	default:
+		if (!pr_conf_plain_ok(v, f->type))
+			return pr_conf_badtype(c, where, f->type);
+		o = pr_ref(v);
+		rc = 0;
 		break;
 	}
-	if (!o)
-		goto nomem;
-	*out = o;
-	o = NULL;
-	goto out;
-badtype:
-	rc = mdc_fail(c->ctx, MDC_ERR_INVAL, "'%s': '%s' must be %s", c->path, where,
-		      tnames[f->type]);
-	goto out;
-nomem:
-	rc = mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
-out:
-	json_object_put(item);
-	json_object_put(o);
+	if (rc)
+		json_object_put(o);
+	else
+		*out = o;
 	return rc;
 }
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "mdc_json.h"
 #include "mdc_pipeline.h"
@@ -249,6 +250,61 @@ static void test_config(void **state)
 	assert_non_null(strstr(ctx.msg, "key 'resourcePools[0].replica_count' has an underscore: "
 			       "keys with underscores are invalid, write 'replicaCount'"));
 	free(p);
+}
+
+/* --config values of the wrong type, each refused naming the file and the
+ * field; and the ones that are accepted in their other spelling. */
+static void test_config_types(void **state)
+{
+	static const struct { const char *yaml, *err, *want; } cases[] = {
+		{ "resourcePools: x\n", "'resourcePools' must be a list of resource pools", NULL },
+		{ "resourcePools: [x]\n", "'resourcePools[0]' must be a mapping", NULL },
+		{ "resourcePools:\n- replicaCount: -1\n",
+		  "'resourcePools[0].replicaCount' must be a non-negative integer", NULL },
+		{ "resourcePools:\n- machineSpec: {machineType: 7}\n",
+		  "'resourcePools[0].machineSpec.machineType' must be a string", NULL },
+		{ "resourcePools:\n- machineSpec: {acceleratorType: nvidia-foo}\n",
+		  "nvidia-foo", NULL },
+		{ "labels: {a: [1]}\n", "'labels' must be a mapping of strings", NULL },
+		{ "labels: x\n", "'labels' must be a mapping of strings", NULL },
+		{ "resourceRuntimeSpec: 1\n", "'resourceRuntimeSpec' must be a mapping", NULL },
+		{ "reservedIpRanges: [a, 1]\n", "'reservedIpRanges' must be a list of strings", NULL },
+		{ "labels: {a: 1, b: true}\nreservedIpRanges: [r]\n", NULL,
+		  "{\"labels\":{\"a\":\"1\",\"b\":\"true\"},\"reserved_ip_ranges\":[\"r\"]}" },
+		{ "resourcePools: {machineSpec: {acceleratorType: nvidia-tesla-t4}}\n", NULL,
+		  "{\"resource_pools\":[{\"machine_spec\":{\"accelerator_type\":"
+		  "\"NVIDIA_TESLA_T4\"}}]}" },
+	};
+	char path[] = "/tmp/test_pr_config.XXXXXX";
+	int fd = mkstemp(path);
+
+	(void) state;
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mdc_ctx ctx;
+		json_object *got = NULL, *want;
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fputs(cases[i].yaml, f);
+		fclose(f);
+		mdc_ctx_clear(&ctx);
+		if (cases[i].err) {
+			assert_int_equal(mdc_pr_config_load(path, &got, &ctx), MDC_ERR_INVAL);
+			assert_null(got);
+			if (!strstr(ctx.msg, cases[i].err) || !strstr(ctx.msg, path))
+				fail_msg("case %zu: '%s' does not say '%s'", i, ctx.msg, cases[i].err);
+			continue;
+		}
+		if (mdc_pr_config_load(path, &got, &ctx))
+			fail_msg("case %zu: %s", i, ctx.msg);
+		want = parse(cases[i].want);
+		assert_json_eq(got, want);
+		json_object_put(got);
+		json_object_put(want);
+	}
+	unlink(path);
 }
 
 static void test_create_body(void **state)
@@ -704,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_pool_check),
 		cmocka_unit_test(test_yaml_types),
 		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_config_types),
 		cmocka_unit_test(test_create_body),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_names),
