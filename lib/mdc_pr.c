@@ -1097,6 +1097,81 @@ out:
 	return rc;
 }
 
+/* The labels of the change into B: gcloud's order, --clear-labels, then
+ * --update-labels, then --remove-labels, over the current labels. */
+static int pr_update_labels(const json_object *cur, const struct mdc_pr_update_opts *o,
+			    json_object *b, struct mdc_ctx *ctx)
+{
+	json_object *cl = mdc_json_get_obj(cur, "labels");
+	json_object *labels = o->clear_labels || !cl ? json_object_new_object() : mdc_json_copy(cl);
+	int rc;
+
+	mdc_json_set(b, "labels", labels);
+	for (size_t i = 0; o->update_labels && i < o->update_labels->n; i++)
+		if ((rc = mdc_pr_labels_add(labels, o->update_labels->v[i], ctx)))
+			return rc;
+	for (size_t i = 0; o->remove_labels && i < o->remove_labels->n; i++) {
+		struct mdc_strv keys = MDC_STRV_INIT;
+
+		mdc_strv_split(&keys, o->remove_labels->v[i], ",");
+		for (size_t k = 0; k < keys.n; k++) {
+			mdc_trim(keys.v[k]);
+			json_object_object_del(labels, keys.v[k]);
+		}
+		mdc_strv_free(&keys);
+	}
+	return 0;
+}
+
+/* One --resource-pool-spec onto the matching pool of POOLS: its counts
+ * replace the pool's (replica_count or autoscaling_spec). */
+static int pr_update_one_pool(json_object *pools, const char *spec, struct mdc_ctx *ctx)
+{
+	json_object *np, *target = NULL;
+	const char *id;
+	int rc;
+
+	if ((rc = pr_update_pool_spec(spec, &np, ctx)))
+		return rc;
+	id = mdc_json_get_str(np, "id", "");
+	for (size_t p = 0; p < json_object_array_length(pools); p++)
+		if (mdc_streq(mdc_json_get_str(json_object_array_get_idx(pools, p), "id", NULL), id))
+			target = json_object_array_get_idx(pools, p);
+	if (!target) {
+		rc = mdc_fail(ctx, MDC_ERR_USAGE, "--resource-pool-spec: no pool '%s' in the "
+			      "persistent resource", id);
+		json_object_put(np);
+		return rc;
+	}
+	mdc_json_del(target, "replica_count");
+	mdc_json_del(target, "autoscaling_spec");
+	if (mdc_json_get(np, "replica_count"))
+		mdc_json_set(target, "replica_count", mdc_json_copy(mdc_json_get(np, "replica_count")));
+	if (mdc_json_get(np, "autoscaling_spec"))
+		mdc_json_set(target, "autoscaling_spec",
+			     mdc_json_copy(mdc_json_get(np, "autoscaling_spec")));
+	json_object_put(np);
+	return 0;
+}
+
+/* resource_pools: every current pool (the service wants them all), the
+ * specs applied, without the output-only used_replica_count. */
+static int pr_update_pools(const json_object *cur, const struct mdc_pr_update_opts *o,
+			   json_object *b, struct mdc_ctx *ctx)
+{
+	json_object *cp = mdc_json_get_arr(cur, "resource_pools");
+	json_object *pools = cp ? mdc_json_copy(cp) : json_object_new_array();
+	int rc;
+
+	mdc_json_set(b, "resource_pools", pools);
+	for (size_t i = 0; i < o->pool_specs->n; i++)
+		if ((rc = pr_update_one_pool(pools, o->pool_specs->v[i], ctx)))
+			return rc;
+	for (size_t p = 0; p < json_object_array_length(pools); p++)
+		mdc_json_del(json_object_array_get_idx(pools, p), "used_replica_count");
+	return 0;
+}
+
 int mdc_pr_update_body(const json_object *cur, const struct mdc_pr_update_opts *o,
 		       json_object **body, char **mask, struct mdc_ctx *ctx)
 {
@@ -1114,62 +1189,13 @@ int mdc_pr_update_body(const json_object *cur, const struct mdc_pr_update_opts *
 	}
 	if (o->clear_labels || (o->update_labels && o->update_labels->n) ||
 	    (o->remove_labels && o->remove_labels->n)) {
-		json_object *cl = mdc_json_get_obj(cur, "labels");
-		json_object *labels = o->clear_labels || !cl ? json_object_new_object()
-							     : mdc_json_copy(cl);
-
-		mdc_json_set(b, "labels", labels);
-		/* gcloud's order: --clear-labels, then --update-labels, then --remove-labels */
-		for (size_t i = 0; o->update_labels && i < o->update_labels->n; i++)
-			if ((rc = mdc_pr_labels_add(labels, o->update_labels->v[i], ctx)))
-				goto out;
-		for (size_t i = 0; o->remove_labels && i < o->remove_labels->n; i++) {
-			struct mdc_strv keys = MDC_STRV_INIT;
-
-			mdc_strv_split(&keys, o->remove_labels->v[i], ",");
-			for (size_t k = 0; k < keys.n; k++) {
-				mdc_trim(keys.v[k]);
-				json_object_object_del(labels, keys.v[k]);
-			}
-			mdc_strv_free(&keys);
-		}
+		if ((rc = pr_update_labels(cur, o, b, ctx)))
+			goto out;
 		mdc_buf_addf(&m, "%slabels", m.len ? "," : "");
 	}
 	if (o->pool_specs && o->pool_specs->n) {
-		json_object *cp = mdc_json_get_arr(cur, "resource_pools");
-		json_object *pools = cp ? mdc_json_copy(cp) : json_object_new_array();
-
-		mdc_json_set(b, "resource_pools", pools);
-		for (size_t i = 0; i < o->pool_specs->n; i++) {
-			json_object *np, *target = NULL;
-			const char *id;
-
-			if ((rc = pr_update_pool_spec(o->pool_specs->v[i], &np, ctx)))
-				goto out;
-			id = mdc_json_get_str(np, "id", "");
-			for (size_t p = 0; p < json_object_array_length(pools); p++)
-				if (mdc_streq(mdc_json_get_str(json_object_array_get_idx(pools, p),
-							       "id", NULL), id))
-					target = json_object_array_get_idx(pools, p);
-			if (!target) {
-				rc = mdc_fail(ctx, MDC_ERR_USAGE, "--resource-pool-spec: no pool '%s' "
-					      "in the persistent resource", id);
-				json_object_put(np);
-				goto out;
-			}
-			mdc_json_del(target, "replica_count");
-			mdc_json_del(target, "autoscaling_spec");
-			mdc_json_del(target, "used_replica_count");	/* output only */
-			if (mdc_json_get(np, "replica_count"))
-				mdc_json_set(target, "replica_count",
-					     mdc_json_copy(mdc_json_get(np, "replica_count")));
-			if (mdc_json_get(np, "autoscaling_spec"))
-				mdc_json_set(target, "autoscaling_spec",
-					     mdc_json_copy(mdc_json_get(np, "autoscaling_spec")));
-			json_object_put(np);
-		}
-		for (size_t p = 0; p < json_object_array_length(pools); p++)
-			mdc_json_del(json_object_array_get_idx(pools, p), "used_replica_count");
+		if ((rc = pr_update_pools(cur, o, b, ctx)))
+			goto out;
 		mdc_buf_addf(&m, "%sresourcePools", m.len ? "," : "");
 	}
 	if (!m.len) {
