@@ -233,10 +233,36 @@ static const struct pr_spec_key *pr_spec_find(const char *key)
 	return NULL;
 }
 
+/* KEY=V of a --resource-pool-spec as the JSON value of SK's field;
+ * *VAL NULL only on ENOMEM (the caller says so). */
+static int pr_spec_value(const struct pr_spec_key *sk, const char *k, const char *v,
+			 json_object **val, struct mdc_ctx *ctx)
+{
+	const char *a;
+	int64_t n;
+
+	switch (sk->type) {
+	case PR_SPEC_INT:
+		if (!mdc_pr_parse_int(v, 0, INT32_MAX, &n))
+			return mdc_fail(ctx, MDC_ERR_USAGE, "--resource-pool-spec: %s='%s' is not "
+					"a non-negative integer", k, v);
+		*val = json_object_new_int64(n);
+		return 0;
+	case PR_SPEC_ACCEL:
+		if (!(a = pr_accelerator(v)))
+			return pr_accelerator_fail("--resource-pool-spec", v, ctx);
+		*val = json_object_new_string(a);
+		return 0;
+	default:
+		*val = json_object_new_string(v);
+		return 0;
+	}
+}
+
 int mdc_pr_pool_from_spec(const char *spec, json_object **out, struct mdc_ctx *ctx)
 {
 	struct mdc_strv items = MDC_STRV_INIT, seen = MDC_STRV_INIT;
-	json_object *pool = NULL, *parent, *val;
+	json_object *pool = NULL, *parent, *val = NULL;
 	struct mdc_buf keys = MDC_BUF_INIT;
 	int rc = 0;
 
@@ -254,7 +280,6 @@ int mdc_pr_pool_from_spec(const char *spec, json_object **out, struct mdc_ctx *c
 	for (size_t i = 0; i < items.n; i++) {
 		char *k = items.v[i], *v = strchr(k, '=');
 		const struct pr_spec_key *sk;
-		int64_t n;
 
 		if (v)
 			*v++ = '\0';
@@ -280,29 +305,8 @@ int mdc_pr_pool_from_spec(const char *spec, json_object **out, struct mdc_ctx *c
 			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
-		switch (sk->type) {
-		case PR_SPEC_INT:
-			if (!mdc_pr_parse_int(v, 0, INT32_MAX, &n)) {
-				rc = mdc_fail(ctx, MDC_ERR_USAGE, "--resource-pool-spec: %s='%s' "
-					      "is not a non-negative integer", k, v);
-				goto out;
-			}
-			val = json_object_new_int64(n);
-			break;
-		case PR_SPEC_ACCEL: {
-			const char *a = pr_accelerator(v);
-
-			if (!a) {
-				rc = pr_accelerator_fail("--resource-pool-spec", v, ctx);
-				goto out;
-			}
-			val = json_object_new_string(a);
-			break;
-		}
-		default:
-			val = json_object_new_string(v);
-			break;
-		}
+		if ((rc = pr_spec_value(sk, k, v, &val, ctx)))
+			goto out;
 		parent = sk->parent ? mdc_json_mkpath(pool, sk->parent) : pool;
 		if (!val || !parent || mdc_json_set(parent, sk->field, val)) {
 			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
