@@ -46,6 +46,13 @@ static const struct vx_field {
 	{ O_CLEAR_LABELS, VX_FLAG, offsetof(struct vx_args, clear_labels) },
 };
 
+/* "out of memory" as the exit status */
+static int vx_nomem(struct vx_run *r)
+{
+	mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory");
+	return mdcctl_fail(r->g, &r->ctx);
+}
+
 /* The options that set mdcctl's globals; 1 if OPT is not one of them,
  * else 0, or an exit status through *RC. */
 static int vx_global(struct vx_run *r, int opt, int *rc)
@@ -56,8 +63,7 @@ static int vx_global(struct vx_run *r, int opt, int *rc)
 	case O_PROJECT:
 	case O_REGION:
 		if (mdc_settings_set(opt == O_PROJECT ? &r->g->project : &r->g->region, optarg))
-			*rc = mdcctl_fail(r->g, (mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory"),
-						 &r->ctx));
+			*rc = vx_nomem(r);
 		return 0;
 	case O_ASYNC:
 		r->g->async = true;
@@ -91,8 +97,7 @@ static bool vx_store(struct vx_run *r, int opt, int *rc)
 		case VX_FLAG: *(bool *) (void *) p = true; break;
 		case VX_LIST:
 			if (mdc_strv_push((struct mdc_strv *) (void *) p, optarg))
-				*rc = mdcctl_fail(r->g, (mdc_fail(&r->ctx, MDC_ERR_NOMEM,
-								  "out of memory"), &r->ctx));
+				*rc = vx_nomem(r);
 			break;
 		}
 		return true;
