@@ -1,12 +1,12 @@
-/* mdc_pr.h - Vertex AI persistent resources and pipeline runs on them
- * (DESIGN P1-P5).  Pure functions: validation of ids and pools, the
- * gcloud-style --resource-pool-spec parser, YAML --config loading, the
- * exact v1 create body and the v1beta1 pipelineJobs body.  Nothing here
- * talks to the network, so the emulator enforces the same rules.
+/* mdc_pr.h - the Vertex AI persistent resource model (DESIGN P1-P4).
+ * Pure functions: validation of ids and pools, the gcloud-style
+ * --resource-pool-spec parser, --config loading, the exact v1 create body
+ * and UpdatePersistentResource's rules.  Nothing here talks to the
+ * network, so the emulator enforces the same rules.  The REST calls are
+ * in mdc_vertex.h, pipeline runs in mdc_pipeline.h.
  * (owner: pr)
  *
- * JSON results are in the internal snake_case form, except pipeline_spec,
- * which is the user's compiled pipeline and keeps its own keys.
+ * JSON results are in the internal snake_case form.
  * Functions returning json_object ** hand a new reference to the caller
  * (json_object_put it); char * results are malloc'ed (free them).
  */
@@ -16,7 +16,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <signal.h>
 #include <json-c/json.h>
 #include "mdc_err.h"
 #include "mdc_str.h"
@@ -43,13 +42,6 @@ int mdc_pr_check_pool(const json_object *pool, size_t idx, struct mdc_ctx *ctx);
 /* Checks a whole create body (P1-P3): at least one pool, each pool, the
  * labels.  Used by the client before sending and by the emulator. */
 int mdc_pr_check_resource(const json_object *res, struct mdc_ctx *ctx);
-
-/* YAML (one document) to JSON, types as PyYAML's safe_load resolves them:
- * quoted scalars are strings, plain ones may be null/bool/int/float;
- * duplicate keys and non-scalar keys are refused.  JSON text is YAML too. */
-int mdc_pr_yaml_parse(const char *text, size_t len, const char *what,
-		      json_object **out, struct mdc_ctx *ctx);
-int mdc_pr_yaml_load(const char *path, json_object **out, struct mdc_ctx *ctx);
 
 /* --config FILE: a PersistentResource in YAML with camelCase keys
  * (displayName, resourcePools or resourcePoolSpecs (a list, or one
@@ -85,47 +77,6 @@ int mdc_pr_create_body(const struct mdc_pr_create_opts *o, json_object **body,
 int mdc_pr_resource_name(const char *project, const char *region, const char *name_or_id,
 			 char **out, struct mdc_ctx *ctx);
 
-/* Durations: "90" (seconds), "500ms", "30s", "10m", "1h30m", "2d", decimals
- * allowed ("1.5h").  *MS in milliseconds. */
-int mdc_pr_duration_ms(const char *s, int64_t *ms, struct mdc_ctx *ctx);
-
-/* --on-timeout: "fail" or "fall-back-to-on-demand" (the enum names are
- * accepted too) -> static "FAIL" / "FALL_BACK_TO_ON_DEMAND". */
-int mdc_pr_timeout_behavior(const char *s, const char **enum_name, struct mdc_ctx *ctx);
-
-/* The resource must be usable by a pipeline (P5): custom service account
- * enabled, and not in ERROR or STOPPING.  NAME is for the message. */
-int mdc_pr_check_runnable(const json_object *res, const char *name, struct mdc_ctx *ctx);
-
-struct mdc_pr_run_opts {
-	const char *pipeline_path;	/* compiled pipeline YAML (or JSON) */
-	const char *resource_name;	/* full persistent resource name */
-	const char *wait_time;		/* DURATION */
-	const char *on_timeout;		/* fail | fall-back-to-on-demand */
-	const char *pipeline_root;	/* gs://... */
-	const struct mdc_strv *parameters;	/* "k=v" (may be NULL) */
-	const char *display_name;	/* NULL = pipelineInfo.name of the spec */
-	const struct mdc_strv *labels;	/* may be NULL */
-};
-
-/* The v1beta1 PipelineJob body of P5:
- * {display_name, pipeline_spec, labels?, runtime_config:{gcs_output_directory,
- *  parameter_values, default_runtime:{persistent_resource_runtime_detail:{
- *  persistent_resource_name, task_resource_unavailable_wait_time_ms,
- *  task_resource_unavailable_timeout_behavior}}}}.
- * Parameters are typed from the spec's root.inputDefinitions (NUMBER_INTEGER,
- * NUMBER_DOUBLE, BOOLEAN, LIST, STRUCT, STRING); an undeclared parameter, a
- * value of the wrong type, or a required parameter left out is refused. */
-int mdc_pr_pipeline_body(const struct mdc_pr_run_opts *o, json_object **body,
-			 struct mdc_ctx *ctx);
-
-/* Pipeline job ids (?pipeline_job_id=): [a-z][a-z0-9-]{0,127}. */
-int mdc_pr_check_job_id(const char *id, struct mdc_ctx *ctx);
-
-/* https://console.cloud.google.com/vertex-ai/locations/L/pipelines/runs/JOB_ID?project=P
- * for the job named JOB_NAME (full name or id).  NULL on ENOMEM. */
-char *mdc_pr_console_link(const char *region, const char *project, const char *job_name);
-
 /* The last component of a resource name (borrowed pointer into NAME). */
 const char *mdc_pr_basename(const char *name);
 
@@ -159,64 +110,5 @@ struct mdc_pr_update_opts {
  * so a refused change is never sent. */
 int mdc_pr_update_body(const json_object *cur, const struct mdc_pr_update_opts *o,
 		       json_object **body, char **mask, struct mdc_ctx *ctx);
-
-/* --- ListPipelineJobs ---------------------------------------------------------- */
-
-/* RFC 3339 ("2026-05-18T13:30:00Z", fractions and offsets allowed) to
- * seconds since the epoch.  0 or -1. */
-int mdc_pr_time_parse(const char *s, double *t);
-
-/* SUCCEEDED, FAILED or CANCELLED */
-bool mdc_pr_job_terminal(const char *state);
-
-/* ListPipelineJobsRequest.filter, the subset its proto documents (AIP-160):
- * pipeline_name, display_name, pipeline_job_user_id, state, create_time,
- * update_time, end_time, labels.KEY, template_uri, template_metadata.version
- * with the operators documented for each; AND, OR (binding tighter, as in
- * AIP-160), NOT or '-', juxtaposition as AND, parentheses.  *OUT is NULL
- * for an empty filter (matches everything); free with mdc_pr_filter_free. */
-struct mdc_pr_filter;
-int mdc_pr_filter_parse(const char *expr, struct mdc_pr_filter **out, struct mdc_ctx *ctx);
-/* JOB in snake_case (pipeline_spec keeps its own keys). */
-bool mdc_pr_filter_match(const struct mdc_pr_filter *f, const json_object *job);
-void mdc_pr_filter_free(struct mdc_pr_filter *f);
-
-/* order_by: "create_time desc, end_time" over create_time, update_time,
- * end_time, start_time (either spelling); empty = "create_time desc", the
- * service's default.  Ties are broken by name. */
-struct mdc_pr_order {
-	struct { const char *field; bool desc; } key[4];	/* field: static */
-	size_t n;
-};
-int mdc_pr_order_parse(const char *s, struct mdc_pr_order *o, struct mdc_ctx *ctx);
-int mdc_pr_order_cmp(const struct mdc_pr_order *o, const json_object *a, const json_object *b);
-/* gcloud's --sort-by "~createTime,endTime" ('~' = descending) as an
- * order_by (malloc'ed), checked with mdc_pr_order_parse. */
-int mdc_pr_sort_by(const char *sort_by, char **order_by, struct mdc_ctx *ctx);
-
-/* read_mask: *OUT (new) holds the top-level PipelineJob fields MASK names
- * (a dotted path keeps its top-level field); an unknown field is refused.
- * JOB may be NULL to check MASK only. */
-int mdc_pr_read_mask(const char *mask, const json_object *job, json_object **out,
-		     struct mdc_ctx *ctx);
-
-/* --- waiting for a pipeline run ---------------------------------------------- */
-
-struct mdc_client;
-struct mdc_pr_wait_opts {
-	double timeout_s;			/* 0 = no limit */
-	volatile sig_atomic_t *interrupted;	/* stops the wait when set */
-	/* after each poll (END false) and once at the end (END true) */
-	void (*progress)(const json_object *job, double elapsed_s, bool end, void *arg);
-	void *arg;
-};
-
-/* Poll the pipeline job NAME (v1beta1) until it is SUCCEEDED, FAILED or
- * CANCELLED (backoff of mdc_lro_delay, at most 5 s between polls).
- * 0 when it SUCCEEDED; MDC_ERR_OPFAILED naming the state and the job's
- * error otherwise; MDC_ERR_TIMEOUT / MDC_ERR_INTERRUPTED say the run goes
- * on.  *JOB gets the last job seen (may be NULL on a transport error). */
-int mdc_pr_job_wait(struct mdc_client *c, const char *name, const struct mdc_pr_wait_opts *o,
-		    json_object **job, struct mdc_ctx *ctx);
 
 #endif

@@ -11,9 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "mdc_json.h"
+#include "mdc_pipeline.h"
+#include "mdc_pipeline_filter.h"
 #include "mdc_pr.h"
+#include "mdc_pr_yaml.h"
 #include "mdc_str.h"
 
 static char *data_path(const char *name)
@@ -248,6 +252,61 @@ static void test_config(void **state)
 	free(p);
 }
 
+/* --config values of the wrong type, each refused naming the file and the
+ * field; and the ones that are accepted in their other spelling. */
+static void test_config_types(void **state)
+{
+	static const struct { const char *yaml, *err, *want; } cases[] = {
+		{ "resourcePools: x\n", "'resourcePools' must be a list of resource pools", NULL },
+		{ "resourcePools: [x]\n", "'resourcePools[0]' must be a mapping", NULL },
+		{ "resourcePools:\n- replicaCount: -1\n",
+		  "'resourcePools[0].replicaCount' must be a non-negative integer", NULL },
+		{ "resourcePools:\n- machineSpec: {machineType: 7}\n",
+		  "'resourcePools[0].machineSpec.machineType' must be a string", NULL },
+		{ "resourcePools:\n- machineSpec: {acceleratorType: nvidia-foo}\n",
+		  "nvidia-foo", NULL },
+		{ "labels: {a: [1]}\n", "'labels' must be a mapping of strings", NULL },
+		{ "labels: x\n", "'labels' must be a mapping of strings", NULL },
+		{ "resourceRuntimeSpec: 1\n", "'resourceRuntimeSpec' must be a mapping", NULL },
+		{ "reservedIpRanges: [a, 1]\n", "'reservedIpRanges' must be a list of strings", NULL },
+		{ "labels: {a: 1, b: true}\nreservedIpRanges: [r]\n", NULL,
+		  "{\"labels\":{\"a\":\"1\",\"b\":\"true\"},\"reserved_ip_ranges\":[\"r\"]}" },
+		{ "resourcePools: {machineSpec: {acceleratorType: nvidia-tesla-t4}}\n", NULL,
+		  "{\"resource_pools\":[{\"machine_spec\":{\"accelerator_type\":"
+		  "\"NVIDIA_TESLA_T4\"}}]}" },
+	};
+	char path[] = "/tmp/test_pr_config.XXXXXX";
+	int fd = mkstemp(path);
+
+	(void) state;
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mdc_ctx ctx;
+		json_object *got = NULL, *want;
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fputs(cases[i].yaml, f);
+		fclose(f);
+		mdc_ctx_clear(&ctx);
+		if (cases[i].err) {
+			assert_int_equal(mdc_pr_config_load(path, &got, &ctx), MDC_ERR_INVAL);
+			assert_null(got);
+			if (!strstr(ctx.msg, cases[i].err) || !strstr(ctx.msg, path))
+				fail_msg("case %zu: '%s' does not say '%s'", i, ctx.msg, cases[i].err);
+			continue;
+		}
+		if (mdc_pr_config_load(path, &got, &ctx))
+			fail_msg("case %zu: %s", i, ctx.msg);
+		want = parse(cases[i].want);
+		assert_json_eq(got, want);
+		json_object_put(got);
+		json_object_put(want);
+	}
+	unlink(path);
+}
+
 static void test_create_body(void **state)
 {
 	struct mdc_strv pools = MDC_STRV_INIT, labels = MDC_STRV_INIT;
@@ -308,19 +367,19 @@ static void test_duration(void **state)
 	(void) state;
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		mdc_ctx_clear(&ctx);
-		assert_int_equal(mdc_pr_duration_ms(good[i].s, &ms, &ctx), 0);
+		assert_int_equal(mdc_pipeline_duration_ms(good[i].s, &ms, &ctx), 0);
 		assert_int_equal(ms, good[i].ms);
 	}
 	for (size_t i = 0; bad[i]; i++) {
 		mdc_ctx_clear(&ctx);
-		assert_int_equal(mdc_pr_duration_ms(bad[i], &ms, &ctx), MDC_ERR_USAGE);
+		assert_int_equal(mdc_pipeline_duration_ms(bad[i], &ms, &ctx), MDC_ERR_USAGE);
 	}
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_timeout_behavior("fall-back-to-on-demand", &e, &ctx), 0);
+	assert_int_equal(mdc_pipeline_timeout_behavior("fall-back-to-on-demand", &e, &ctx), 0);
 	assert_string_equal(e, "FALL_BACK_TO_ON_DEMAND");
-	assert_int_equal(mdc_pr_timeout_behavior("fail", &e, &ctx), 0);
+	assert_int_equal(mdc_pipeline_timeout_behavior("fail", &e, &ctx), 0);
 	assert_string_equal(e, "FAIL");
-	assert_int_equal(mdc_pr_timeout_behavior("retry", &e, &ctx), MDC_ERR_USAGE);
+	assert_int_equal(mdc_pipeline_timeout_behavior("retry", &e, &ctx), MDC_ERR_USAGE);
 }
 
 static void test_names(void **state)
@@ -341,7 +400,7 @@ static void test_names(void **state)
 			 MDC_ERR_INVAL);
 	mdc_ctx_clear(&ctx);
 	assert_int_equal(mdc_pr_resource_name(NULL, "r", "my-pr", &s, &ctx), MDC_ERR_USAGE);
-	s = mdc_pr_console_link("us-central1", "proj",
+	s = mdc_pipeline_console_link("us-central1", "proj",
 				"projects/9/locations/us-central1/pipelineJobs/run-1");
 	assert_string_equal(s, "https://console.cloud.google.com/vertex-ai/locations/us-central1/"
 			    "pipelines/runs/run-1?project=proj");
@@ -357,10 +416,10 @@ static void test_runnable(void **state)
 	r = parse("{\"state\":\"RUNNING\",\"resourceRuntimeSpec\":{\"serviceAccountSpec\":"
 		  "{\"enableCustomServiceAccount\":true}}}");
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_check_runnable(r, "x", &ctx), 0);
+	assert_int_equal(mdc_pipeline_check_runnable(r, "x", &ctx), 0);
 	json_object_put(r);
 	r = parse("{\"state\":\"RUNNING\"}");
-	assert_int_equal(mdc_pr_check_runnable(r, "x", &ctx), MDC_ERR_REFUSED);
+	assert_int_equal(mdc_pipeline_check_runnable(r, "x", &ctx), MDC_ERR_REFUSED);
 	assert_non_null(strstr(ctx.msg, "does not have the custom service account enabled"));
 	json_object_put(r);
 }
@@ -368,7 +427,7 @@ static void test_runnable(void **state)
 static void test_pipeline_body(void **state)
 {
 	struct mdc_strv params = MDC_STRV_INIT;
-	struct mdc_pr_run_opts o = { 0 };
+	struct mdc_pipeline_run_opts o = { 0 };
 	struct mdc_ctx ctx;
 	json_object *got, *want, *spec;
 	char *p = data_path("pipeline.yaml");
@@ -385,7 +444,7 @@ static void test_pipeline_body(void **state)
 	o.parameters = &params;
 	o.display_name = "nightly";
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), 0);
+	assert_int_equal(mdc_pipeline_body(&o, &got, &ctx), 0);
 	spec = load_json("pipeline-spec.json");
 	assert_json_eq(mdc_json_get(got, "pipeline_spec"), spec);
 	json_object_object_del(got, "pipeline_spec");
@@ -403,7 +462,7 @@ static void test_pipeline_body(void **state)
 	o.wait_time = "1h30m";
 	o.on_timeout = "fall-back-to-on-demand";
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), 0);
+	assert_int_equal(mdc_pipeline_body(&o, &got, &ctx), 0);
 	json_object_object_del(got, "pipeline_spec");
 	want = load_json("pipeline-fallback.json");
 	assert_json_eq(got, want);
@@ -414,28 +473,28 @@ static void test_pipeline_body(void **state)
 	mdc_strv_free(&params);
 	mdc_strv_push(&params, "learning_rate=0.1");
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_int_equal(mdc_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
 	assert_string_equal(ctx.msg, "the pipeline needs parameter 'project_id': add "
 			    "--parameter project_id=VALUE");
 	mdc_strv_push(&params, "project_id=p");
 	mdc_strv_push(&params, "epochs=many");
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_int_equal(mdc_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
 	assert_string_equal(ctx.msg, "--parameter epochs='many': the pipeline declares 'epochs' "
 			    "as an integer");
 	mdc_strv_free(&params);
 	mdc_strv_push(&params, "nope=1");
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_int_equal(mdc_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
 	assert_non_null(strstr(ctx.msg, "the pipeline has no such parameter"));
 	o.pipeline_root = "/tmp/x";
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_int_equal(mdc_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
 	assert_non_null(strstr(ctx.msg, "gs://BUCKET/DIR"));
 	o.pipeline_root = "gs://b";
 	o.on_timeout = "later";
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_int_equal(mdc_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
 
 	mdc_strv_free(&params);
 	json_object_put(spec);
@@ -461,22 +520,22 @@ static const char *const filter_jobs_json = "["
 static void filter_ids(const char *filter, char *out, size_t sz)
 {
 	json_object *jobs = parse(filter_jobs_json);
-	struct mdc_pr_filter *f;
+	struct mdc_pipeline_filter *f;
 	struct mdc_ctx ctx;
 
 	mdc_ctx_clear(&ctx);
 	out[0] = '\0';
-	if (mdc_pr_filter_parse(filter, &f, &ctx)) {
+	if (mdc_pipeline_filter_parse(filter, &f, &ctx)) {
 		snprintf(out, sz, "error: %.400s", ctx.msg);
 	} else {
 		for (size_t i = 0; i < json_object_array_length(jobs); i++) {
 			json_object *j = json_object_array_get_idx(jobs, i);
 
-			if (mdc_pr_filter_match(f, j))
+			if (mdc_pipeline_filter_match(f, j))
 				snprintf(out + strlen(out), sz - strlen(out), "%s%s", out[0] ? " " : "",
 					 mdc_pr_basename(mdc_json_get_str(j, "name", "")));
 		}
-		mdc_pr_filter_free(f);
+		mdc_pipeline_filter_free(f);
 	}
 	json_object_put(jobs);
 }
@@ -530,27 +589,27 @@ static void test_order(void **state)
 	json_object *jobs = parse(filter_jobs_json);
 	json_object *a = json_object_array_get_idx(jobs, 0), *b = json_object_array_get_idx(jobs, 1);
 	json_object *c = json_object_array_get_idx(jobs, 2);
-	struct mdc_pr_order o;
+	struct mdc_pipeline_order o;
 	struct mdc_ctx ctx;
 	char *ob = NULL;
 
 	(void) state;
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_order_parse(NULL, &o, &ctx), 0);	/* create_time desc */
-	assert_true(mdc_pr_order_cmp(&o, a, b) > 0);
-	assert_int_equal(mdc_pr_order_parse("endTime, create_time desc", &o, &ctx), 0);
-	assert_true(mdc_pr_order_cmp(&o, a, b) < 0);
-	assert_true(mdc_pr_order_cmp(&o, c, a) > 0);	/* no end_time: last */
-	assert_int_not_equal(mdc_pr_order_parse("display_name", &o, &ctx), 0);
+	assert_int_equal(mdc_pipeline_order_parse(NULL, &o, &ctx), 0);	/* create_time desc */
+	assert_true(mdc_pipeline_order_cmp(&o, a, b) > 0);
+	assert_int_equal(mdc_pipeline_order_parse("endTime, create_time desc", &o, &ctx), 0);
+	assert_true(mdc_pipeline_order_cmp(&o, a, b) < 0);
+	assert_true(mdc_pipeline_order_cmp(&o, c, a) > 0);	/* no end_time: last */
+	assert_int_not_equal(mdc_pipeline_order_parse("display_name", &o, &ctx), 0);
 	assert_non_null(strstr(ctx.msg, "order_by 'display_name'"));
 	mdc_ctx_clear(&ctx);
-	assert_int_not_equal(mdc_pr_order_parse("create_time up", &o, &ctx), 0);
+	assert_int_not_equal(mdc_pipeline_order_parse("create_time up", &o, &ctx), 0);
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_sort_by("~createTime,endTime", &ob, &ctx), 0);
+	assert_int_equal(mdc_pipeline_sort_by("~createTime,endTime", &ob, &ctx), 0);
 	assert_string_equal(ob, "create_time desc, end_time");
 	free(ob);
 	ob = NULL;
-	assert_int_equal(mdc_pr_sort_by("name", &ob, &ctx), MDC_ERR_USAGE);
+	assert_int_equal(mdc_pipeline_sort_by("name", &ob, &ctx), MDC_ERR_USAGE);
 	assert_null(ob);
 	json_object_put(jobs);
 }
@@ -562,13 +621,13 @@ static void test_read_mask(void **state)
 
 	(void) state;
 	mdc_ctx_clear(&ctx);
-	assert_int_equal(mdc_pr_read_mask("name,labels.team,createTime",
+	assert_int_equal(mdc_pipeline_read_mask("name,labels.team,createTime",
 					  json_object_array_get_idx(jobs, 0), &out, &ctx), 0);
 	assert_string_equal(mdc_json_str(out, false),
 			    "{\"name\":\"projects/p/locations/l/pipelineJobs/a1\",\"labels\":"
 			    "{\"team\":\"ml\",\"env\":\"prod\"},\"create_time\":\"2026-05-18T10:00:00.000Z\"}");
 	json_object_put(out);
-	assert_int_equal(mdc_pr_read_mask("name,colour", NULL, &out, &ctx), MDC_ERR_INVAL);
+	assert_int_equal(mdc_pipeline_read_mask("name,colour", NULL, &out, &ctx), MDC_ERR_INVAL);
 	assert_non_null(strstr(ctx.msg, "'colour' is not a field of PipelineJob"));
 	json_object_put(jobs);
 }
@@ -701,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_pool_check),
 		cmocka_unit_test(test_yaml_types),
 		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_config_types),
 		cmocka_unit_test(test_create_body),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_names),

@@ -40,6 +40,8 @@
 #include <time.h>
 #include "emu.h"
 #include "mdc_json.h"
+#include "mdc_pipeline.h"
+#include "mdc_pipeline_filter.h"
 #include "mdc_pr.h"
 #include "mdc_str.h"
 
@@ -929,7 +931,7 @@ static void pj_step(struct pj_sim *sim, json_object *job, double t)
 		return;
 	}
 	if (!strcmp(state, "PIPELINE_STATE_CANCELLING")) {
-		if (task && !mdc_pr_job_terminal(state) &&
+		if (task && !mdc_pipeline_terminal(state) &&
 		    (!strcmp(mdc_json_get_str(task, "state", ""), "RUNNING") ||
 		     !strcmp(mdc_json_get_str(task, "state", ""), "PENDING"))) {
 			pj_stamp_at(task, "end_time", t);
@@ -1025,7 +1027,7 @@ static void pj_tick(struct emu *e)
 	for (size_t j = 0; j < sim.n; j++) {
 		const char *name = mdc_json_get_str(sim.jobs[j], "name", "");
 
-		if (mdc_pr_job_terminal(mdc_json_get_str(sim.jobs[j], "state", "")))
+		if (mdc_pipeline_terminal(mdc_json_get_str(sim.jobs[j], "state", "")))
 			emu_store_del(e, ACTIVE_KIND, name);
 		if (sim.changed[j]) {
 			char nm[1024];
@@ -1078,7 +1080,7 @@ static int pj_check_runtime(struct emu *e, json_object *detail, struct emu_respo
 		return emu_reply_error(out, "NOT_FOUND", "persistent resource '%s' not found", prn);
 	mdc_json_set(detail, "persistent_resource_name", json_object_new_string(canon));
 	mdc_ctx_clear(&ctx);
-	if (mdc_pr_check_runnable(res, canon, &ctx))
+	if (mdc_pipeline_check_runnable(res, canon, &ctx))
 		return emu_reply_error(out, "FAILED_PRECONDITION", "%s", ctx.msg);
 	if (b) {
 		for (size_t i = 0; behaviors[i]; i++)
@@ -1119,7 +1121,7 @@ static int pj_create(struct emu *e, struct emu_request *r, const struct pr_path 
 	int rc;
 
 	mdc_ctx_clear(&ctx);
-	if (id && *id && mdc_pr_check_job_id(id, &ctx))
+	if (id && *id && mdc_pipeline_check_job_id(id, &ctx))
 		return emu_reply_bad_field(out, "pipeline_job_id", "%s", ctx.msg);
 	if (!r->body || !json_object_is_type(r->body, json_type_object))
 		return emu_reply_bad_field(out, "pipeline_job", "the request body must be a "
@@ -1185,7 +1187,7 @@ static int pj_cancel_one(struct emu *e, const char *name)
 {
 	json_object *job = emu_store_get(e, PJ_KIND, name);
 
-	if (!job || mdc_pr_job_terminal(mdc_json_get_str(job, "state", "")) ||
+	if (!job || mdc_pipeline_terminal(mdc_json_get_str(job, "state", "")) ||
 	    !strcmp(mdc_json_get_str(job, "state", ""), "PIPELINE_STATE_CANCELLING"))
 		return 0;
 	job = mdc_json_copy(job);
@@ -1274,7 +1276,7 @@ static int pj_batch(struct emu *e, struct emu_request *r, const struct pr_path *
 			return emu_reply_error(out, "NOT_FOUND", "pipeline job '%s' not found", nm);
 		}
 		/* the operation is atomic: one running job refuses the whole batch */
-		if (del && !mdc_pr_job_terminal(mdc_json_get_str(job, "state", ""))) {
+		if (del && !mdc_pipeline_terminal(mdc_json_get_str(job, "state", ""))) {
 			json_object_put(canon);
 			return emu_reply_error(out, "FAILED_PRECONDITION", "pipeline job '%s' is %s: "
 					       "only a finished job can be deleted (cancel it first); "
@@ -1304,14 +1306,14 @@ static int pj_batch(struct emu *e, struct emu_request *r, const struct pr_path *
 
 struct pj_sortable {
 	json_object *job;
-	const struct mdc_pr_order *order;
+	const struct mdc_pipeline_order *order;
 };
 
 static int pj_cmp(const void *a, const void *b)
 {
 	const struct pj_sortable *x = a, *y = b;
 
-	return mdc_pr_order_cmp(x->order, x->job, y->job);
+	return mdc_pipeline_order_cmp(x->order, x->job, y->job);
 }
 
 /* ListPipelineJobs with filter, order_by and read_mask */
@@ -1321,8 +1323,8 @@ static int pj_list(struct emu *e, struct emu_request *r, const struct pr_path *p
 	const char *filter = mdc_json_get_str(r->query, "filter", NULL);
 	const char *order_by = mdc_json_get_str(r->query, "order_by", NULL);
 	const char *read_mask = mdc_json_get_str(r->query, "read_mask", NULL);
-	struct mdc_pr_filter *f = NULL;
-	struct mdc_pr_order order;
+	struct mdc_pipeline_filter *f = NULL;
+	struct mdc_pipeline_order order;
 	struct pj_sortable *v = NULL;
 	json_object *all, *items = NULL;
 	struct mdc_ctx ctx;
@@ -1330,14 +1332,14 @@ static int pj_list(struct emu *e, struct emu_request *r, const struct pr_path *p
 	size_t n, k = 0;
 
 	mdc_ctx_clear(&ctx);
-	if (mdc_pr_filter_parse(filter, &f, &ctx))
+	if (mdc_pipeline_filter_parse(filter, &f, &ctx))
 		return emu_reply_bad_field(out, "filter", "%s", ctx.msg);
-	if (mdc_pr_order_parse(order_by, &order, &ctx)) {
-		mdc_pr_filter_free(f);
+	if (mdc_pipeline_order_parse(order_by, &order, &ctx)) {
+		mdc_pipeline_filter_free(f);
 		return emu_reply_bad_field(out, "order_by", "%s", ctx.msg);
 	}
-	if (read_mask && *read_mask && mdc_pr_read_mask(read_mask, NULL, &items, &ctx)) {
-		mdc_pr_filter_free(f);
+	if (read_mask && *read_mask && mdc_pipeline_read_mask(read_mask, NULL, &items, &ctx)) {
+		mdc_pipeline_filter_free(f);
 		return emu_reply_bad_field(out, "read_mask", "%s", ctx.msg);
 	}
 	json_object_put(items);
@@ -1350,13 +1352,13 @@ static int pj_list(struct emu *e, struct emu_request *r, const struct pr_path *p
 		free(v);
 		json_object_put(items);
 		json_object_put(all);
-		mdc_pr_filter_free(f);
+		mdc_pipeline_filter_free(f);
 		return emu_reply_error(out, "INTERNAL", "out of memory");
 	}
 	for (size_t i = 0; i < n; i++) {
 		json_object *job = json_object_array_get_idx(all, i);
 
-		if (mdc_pr_filter_match(f, job)) {
+		if (mdc_pipeline_filter_match(f, job)) {
 			v[k].job = job;
 			v[k++].order = &order;
 		}
@@ -1366,7 +1368,7 @@ static int pj_list(struct emu *e, struct emu_request *r, const struct pr_path *p
 		json_object *masked = NULL;
 
 		if (read_mask && *read_mask) {
-			mdc_pr_read_mask(read_mask, v[i].job, &masked, &ctx);
+			mdc_pipeline_read_mask(read_mask, v[i].job, &masked, &ctx);
 			json_object_array_add(items, masked);
 		} else {
 			json_object_array_add(items, json_object_get(v[i].job));
@@ -1374,7 +1376,7 @@ static int pj_list(struct emu *e, struct emu_request *r, const struct pr_path *p
 	}
 	free(v);
 	json_object_put(all);
-	mdc_pr_filter_free(f);
+	mdc_pipeline_filter_free(f);
 	return pr_reply_page(out, r, items, "pipeline_jobs");
 }
 
@@ -1408,14 +1410,14 @@ static int pj_route(struct emu *e, struct emu_request *r, const struct pr_path *
 	if (!strcmp(r->method, "GET") && !p->verb[0])
 		return emu_reply(out, 200, mdc_json_copy(job));
 	if (!strcmp(r->method, "POST") && !strcmp(p->verb, "cancel")) {
-		if (mdc_pr_job_terminal(state))
+		if (mdc_pipeline_terminal(state))
 			return emu_reply_error(out, "FAILED_PRECONDITION", "pipeline job '%s' "
 					       "is already %s", p->name, state);
 		pj_cancel_one(e, p->name);
 		return emu_reply(out, 200, json_object_new_object());
 	}
 	if (!strcmp(r->method, "DELETE") && !p->verb[0]) {
-		if (!mdc_pr_job_terminal(state))
+		if (!mdc_pipeline_terminal(state))
 			return emu_reply_error(out, "FAILED_PRECONDITION", "pipeline job '%s' is %s: "
 					       "only a finished job can be deleted (cancel it first)",
 					       p->name, state);
