@@ -18,19 +18,34 @@
 #define EMU_NEVER_UPDATED "_never_updated"
 #define EMU_NODES_CHANGED "_nodes_changed"
 
-/* The view a client sees: a never-updated cluster reports empty images (C11). */
+/* The view a client sees: a never-updated cluster reports empty images
+ * (C11).  The view shares the stored cluster's subtrees (a stored cluster
+ * is never changed below its top level: an update makes a new one), so it
+ * costs the top level, not the cluster's size. */
 json_object *emu_cluster_view(const json_object *cluster)
 {
-	json_object *v = mdc_json_copy(cluster), *pools;
+	json_object *v = json_object_new_object(), *pools, *np;
 
-	if (v && mdc_json_get_bool(v, EMU_NEVER_UPDATED, false) &&
-	    (pools = mdc_json_get_arr(v, "node_pools"))) {
+	if (!v)
+		return NULL;
+	json_object_object_foreach((json_object *) cluster, k, m)
+		json_object_object_add(v, k, json_object_get(m));
+	if (mdc_json_get_bool(v, EMU_NEVER_UPDATED, false) &&
+	    (pools = mdc_json_get_arr(v, "node_pools")) &&
+	    (np = json_object_new_array_ext((int) json_object_array_length(pools)))) {
 		for (size_t i = 0; i < json_object_array_length(pools); i++) {
-			json_object *p = json_object_array_get_idx(pools, i);
+			json_object *p = json_object_array_get_idx(pools, i), *c = p;
 
-			if (json_object_is_type(p, json_type_object))
-				mdc_json_set(p, "node_image", json_object_new_string(""));
+			if (json_object_is_type(p, json_type_object) && (c = json_object_new_object())) {
+				json_object_object_foreach(p, pk, pm)
+					json_object_object_add(c, pk, json_object_get(pm));
+				mdc_json_set(c, "node_image", json_object_new_string(""));
+			} else {
+				c = json_object_get(p);
+			}
+			json_object_array_add(np, c);
 		}
+		mdc_json_set(v, "node_pools", np);
 	}
 	return v;
 }
@@ -410,15 +425,17 @@ static void emu_recreate_message(const json_object *cl, const struct mdc_strv *p
 
 static void emu_add_events(json_object *cl, const json_object *old, const struct mdc_strv *pools)
 {
-	json_object *events = mdc_json_get_arr(cl, "cluster_events");
+	json_object *old_events = mdc_json_get_arr(cl, "cluster_events"), *events;
 	char now[40];
 
 	if (!pools->n)
 		return;
-	if (!events) {
-		events = json_object_new_array();
-		mdc_json_set(cl, "cluster_events", events);
-	}
+	/* a new list: the old one is shared with the stored cluster */
+	events = json_object_new_array();
+	for (size_t i = 0; events && old_events && i < json_object_array_length(old_events); i++)
+		json_object_array_add(events, json_object_get(json_object_array_get_idx(old_events, i)));
+	if (!events || mdc_json_set(cl, "cluster_events", events))
+		return;
 	emu_now_rfc3339(now, sizeof(now));
 	for (size_t i = 0; i < pools->n; i++) {
 		json_object *ev = json_object_new_object();
@@ -481,8 +498,10 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	if (!(mask_s && *mask_s) && emu_fixed_fields(cl, r->body, "", out))
 		goto out;
 	emu_images(e, &im);
-	if (mdc_rules_apply_patch(cl, r->body, mask_s && *mask_s ? &mask : NULL,
-				  (enum mdc_update_mode) mode, &im, &res, &ctx)) {
+	/* the result shares with CL and the body: both are released under
+	 * the lock (emu_access) and neither is changed below its top level */
+	if (mdc_rules_apply_patch_shared(cl, r->body, mask_s && *mask_s ? &mask : NULL,
+					 (enum mdc_update_mode) mode, &im, &res, &ctx)) {
 		emu_reply_ctx(out, &ctx);
 		goto out;
 	}

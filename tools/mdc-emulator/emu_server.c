@@ -539,6 +539,10 @@ static enum MHD_Result emu_access(void *cls, struct MHD_Connection *c, const cha
 	if (!out.status)
 		emu_reply_error(&out, "INTERNAL", "no answer for %s %s", method, url);
 	text = emu_answer_text(&out);
+	/* the store may now share objects with the body (a PATCH keeps what
+	 * it sent): its references are dropped under the lock */
+	json_object_put(r.body);
+	r.body = NULL;
 	emu_unlock(e);		/* journals the change ... */
 	emu_journal_sync(e);	/* ... durably, before the answer leaves */
 send:
