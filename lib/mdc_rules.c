@@ -641,10 +641,15 @@ static bool mdc_json_utf8_fast(const json_object *v, const json_object *prev)
 		size_t pn = prev && json_object_is_type(prev, json_type_array)
 			? json_object_array_length(prev) : 0;
 
-		for (size_t i = 0; i < json_object_array_length(v); i++)
-			if (!mdc_json_utf8_fast(json_object_array_get_idx(v, i),
-						i < pn ? json_object_array_get_idx(prev, i) : NULL))
+		/* an element is either PREV's own (skipped) or new: a new list
+		 * (a partitions PATCH) is not looked up in the old one */
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			json_object *x = json_object_array_get_idx(v, i);
+
+			if (!(i < pn && x == json_object_array_get_idx(prev, i)) &&
+			    !mdc_json_utf8_fast(x, NULL))
 				return false;
+		}
 		return true;
 	}
 	default:
