@@ -391,37 +391,45 @@ int mdc_rules_check_config_map(const json_object *map, unsigned scope,
 			       const char *where, struct mdc_ctx *ctx)
 {
 	const char *w = where && *where ? where : "config";
-	struct mdc_strv seen = MDC_STRV_INIT;
-	int rc = 0;
+	struct lh_entry *ent, *prev;
+	int rc;
 
 	if (!map)
 		return 0;
 	if (!json_object_is_type(map, json_type_object))
 		return mdc_rules_fail(ctx, w, "%s: config must be a map of Slurm parameter names "
 				      "to strings", w);
-	json_object_object_foreach((json_object *) map, key, val) {
-		for (size_t i = 0; i < seen.n; i++)
-			if (mdc_key_eq(seen.v[i], key)) {
-				rc = mdc_rules_fail(ctx, w, "%s: parameters '%s' and '%s' are the same "
-						    "Slurm parameter (names ignore case and "
-						    "underscores): keep one", w, seen.v[i], key);
-				goto out;
-			}
-		if (mdc_strv_push(&seen, key)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		if (!json_object_is_type(val, json_type_string)) {
-			rc = mdc_rules_fail(ctx, w, "%s: the value of '%s' must be a string of "
-					    "slurm.conf text", w, mdc_safe(key));
-			goto out;
-		}
+	/* the earlier keys are the map's own: no copy, no allocation */
+	for (ent = json_object_get_object(map)->head; ent; ent = ent->next) {
+		const char *key = lh_entry_k(ent);
+		json_object *val = (json_object *) lh_entry_v(ent);
+
+		for (prev = json_object_get_object(map)->head; prev != ent; prev = prev->next)
+			if (mdc_key_eq(lh_entry_k(prev), key))
+				return mdc_rules_fail(ctx, w, "%s: parameters '%s' and '%s' are the same "
+						      "Slurm parameter (names ignore case and "
+						      "underscores): keep one", w,
+						      (const char *) lh_entry_k(prev), key);
+		if (!json_object_is_type(val, json_type_string))
+			return mdc_rules_fail(ctx, w, "%s: the value of '%s' must be a string of "
+					      "slurm.conf text", w, mdc_safe(key));
 		if ((rc = mdc_rules_check_setting(key, json_object_get_string(val), scope, w, NULL, ctx)))
-			goto out;
+			return rc;
 	}
-out:
-	mdc_strv_free(&seen);
-	return rc;
+	return 0;
+}
+
+/* The same for a partition's or node set's map, WHAT 'ID' naming it: the
+ * name is formatted only for a message (a check per element of a list). */
+static int mdc_check_named_map(const json_object *map, unsigned scope, const char *what,
+			       const char *id, struct mdc_ctx *ctx)
+{
+	char where[300];
+
+	if (!mdc_rules_check_config_map(map, scope, what, NULL))
+		return 0;
+	snprintf(where, sizeof(where), "%s '%s'", what, id);
+	return mdc_rules_check_config_map(map, scope, where, ctx);
 }
 
 /* --- whole-resource validation ----------------------------------------------- */
@@ -606,8 +614,52 @@ static int mdc_check_labels(const json_object *labels, struct mdc_ctx *ctx)
 }
 
 /* Every string and member name of V is valid UTF-8 (json-c does not
- * check); PATH (size SZ) gets the place of the first bad one. */
-static bool mdc_json_utf8_ok(const json_object *v, char *path, size_t sz)
+ * check).  A subtree that is PREV's own (the same object, shared by the
+ * copy-on-write patch) was checked when PREV was made: skipped, so a
+ * change costs what it changed. */
+static bool mdc_json_utf8_fast(const json_object *v, const json_object *prev)
+{
+	if (prev && v == prev)
+		return true;
+	switch (json_object_get_type(v)) {
+	case json_type_string:
+		return mdc_rules_utf8_ok(json_object_get_string((json_object *) v));
+	case json_type_object: {
+		bool pobj = prev && json_object_is_type(prev, json_type_object);
+
+		json_object_object_foreach((json_object *) v, k, m) {
+			json_object *pm = NULL;
+
+			if (pobj)
+				json_object_object_get_ex(prev, k, &pm);
+			if (!mdc_rules_utf8_ok(k) || !mdc_json_utf8_fast(m, pm))
+				return false;
+		}
+		return true;
+	}
+	case json_type_array: {
+		size_t pn = prev && json_object_is_type(prev, json_type_array)
+			? json_object_array_length(prev) : 0;
+
+		/* an element is either PREV's own (skipped) or new: a new list
+		 * (a partitions PATCH) is not looked up in the old one */
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			json_object *x = json_object_array_get_idx(v, i);
+
+			if (!(i < pn && x == json_object_array_get_idx(prev, i)) &&
+			    !mdc_json_utf8_fast(x, NULL))
+				return false;
+		}
+		return true;
+	}
+	default:
+		return true;
+	}
+}
+
+/* PATH (size SZ) gets the place of the first string or member name of V
+ * that is not valid UTF-8 (after mdc_json_utf8_fast said there is one). */
+static bool mdc_json_utf8_where(const json_object *v, char *path, size_t sz)
 {
 	size_t len = strlen(path);
 
@@ -619,7 +671,7 @@ static bool mdc_json_utf8_ok(const json_object *v, char *path, size_t sz)
 			if (!mdc_rules_utf8_ok(k))
 				return false;
 			snprintf(path + len, sz - len, "%s%s", len ? "." : "", k);
-			if (!mdc_json_utf8_ok(m, path, sz))
+			if (!mdc_json_utf8_where(m, path, sz))
 				return false;
 			path[len] = '\0';
 		}
@@ -627,7 +679,7 @@ static bool mdc_json_utf8_ok(const json_object *v, char *path, size_t sz)
 	case json_type_array:
 		for (size_t i = 0; i < json_object_array_length(v); i++) {
 			snprintf(path + len, sz - len, "[%zu]", i);
-			if (!mdc_json_utf8_ok(json_object_array_get_idx(v, i), path, sz))
+			if (!mdc_json_utf8_where(json_object_array_get_idx(v, i), path, sz))
 				return false;
 			path[len] = '\0';
 		}
@@ -637,41 +689,37 @@ static bool mdc_json_utf8_ok(const json_object *v, char *path, size_t sz)
 	}
 }
 
-/* The rules every resulting cluster obeys (create and update alike). */
-static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
+/* An index of the ids of the objects of ARR (keys borrowed from ARR). */
+static int mdc_index_ids(const json_object *arr, const char *field, struct mdc_hash *idx)
 {
-	json_object *ss = mdc_slurm_spec(cl), *pools = mdc_json_get(cl, "node_pools");
-	json_object *parts = mdc_json_get(ss, "partitions"), *sets = mdc_json_get(ss, "node_sets");
-	const char *login = mdc_json_get_str(ss, "login_node_pool_id", "");
-	const char *def = mdc_json_get_str(ss, "default_partition_id", "");
-	char path[512] = "";
-	size_t dup, sdup;
+	size_t n = arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (mdc_hash_put(idx, mdc_json_get_str(json_object_array_get_idx(arr, i), field, ""),
+				 i, false))
+			return MDC_ERR_NOMEM;
+	return 0;
+}
+
+static int mdc_check_partitions(const json_object *parts, const struct mdc_hash *pool_ids,
+				const char *login, struct mdc_ctx *ctx)
+{
+	size_t dup;
 	int rc;
 
-	if (!mdc_json_utf8_ok(cl, path, sizeof(path)))
-		return mdc_rules_fail(ctx, path, "%s: invalid UTF-8", *path ? path : "the cluster");
-	if ((rc = mdc_check_labels(mdc_json_get(cl, "labels"), ctx)) ||
-	    (rc = mdc_check_pools(pools, ctx)) ||
-	    (rc = mdc_check_str_list(mdc_json_get(ss, "prolog_bash_scripts"),
-				     SS "prolog_bash_scripts", ctx)) ||
-	    (rc = mdc_check_str_list(mdc_json_get(ss, "epilog_bash_scripts"),
-				     SS "epilog_bash_scripts", ctx)))
-		return rc;
-	if (*login && !mdc_find_by(pools, "id", login))
-		return mdc_rules_fail(ctx, SS "login_node_pool_id", "login_node_pool_id '%s' names no "
-				      "node pool: add the pool to node_pools", mdc_safe(login));
-	if (parts && !json_object_is_type(parts, json_type_array))
+	if (!parts)
+		return 0;
+	if (!json_object_is_type(parts, json_type_array))
 		return mdc_rules_fail(ctx, SS "partitions", "partitions must be a list");
-	if (parts && json_object_array_length(parts) > MDC_RULES_MAX_PARTITIONS)
+	if (json_object_array_length(parts) > MDC_RULES_MAX_PARTITIONS)
 		return mdc_rules_fail(ctx, SS "partitions", "%zu partitions: at most %d",
 				      json_object_array_length(parts), MDC_RULES_MAX_PARTITIONS);
-	if (mdc_first_dup(parts, "id", &dup) || mdc_first_dup(sets, "node_pool_id", &sdup))
+	if (mdc_first_dup(parts, "id", &dup))
 		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-	for (size_t i = 0; parts && i < json_object_array_length(parts); i++) {
+	for (size_t i = 0; i < json_object_array_length(parts); i++) {
 		json_object *p = json_object_array_get_idx(parts, i);
 		const char *id = mdc_json_get_str(p, "id", "");
 		json_object *ids = mdc_json_get(p, "node_pool_ids");
-		char where[300];
 
 		if (!json_object_is_type(p, json_type_object) || !*id)
 			return mdc_rules_fail(ctx, SS "partitions", "partitions[%zu] needs an 'id'", i);
@@ -684,7 +732,7 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 		for (size_t j = 0; ids && j < json_object_array_length(ids); j++) {
 			const char *pid = json_object_get_string(json_object_array_get_idx(ids, j));
 
-			if (!mdc_find_by(pools, "id", pid))
+			if (!mdc_hash_get(pool_ids, pid, NULL))
 				return mdc_rules_fail(ctx, SS "partitions", "partition '%s': node pool '%s' "
 						      "does not exist", id, mdc_safe(pid));
 			if (*login && !strcmp(pid, login))
@@ -692,44 +740,100 @@ static int mdc_validate(const json_object *cl, struct mdc_ctx *ctx)
 						      "'%s' is the login pool and has no Slurm nodes",
 						      id, pid);
 		}
-		snprintf(where, sizeof(where), "partition '%s'", id);
-		if ((rc = mdc_rules_check_config_map(mdc_json_get(p, "config"), SC_SCOPE_PARTITION,
-						     where, ctx)))
+		if ((rc = mdc_check_named_map(mdc_json_get(p, "config"), SC_SCOPE_PARTITION,
+					      "partition", id, ctx)))
 			return rc;
 	}
-	if (*def && !mdc_find_by(parts, "id", def))
-		return mdc_rules_fail(ctx, SS "default_partition_id", "default_partition_id '%s' names "
-				      "no partition: name one of the cluster's partitions", mdc_safe(def));
-	if (sets && !json_object_is_type(sets, json_type_array))
+	return 0;
+}
+
+static int mdc_check_node_sets(const json_object *sets, const struct mdc_hash *pool_ids,
+			       const char *login, struct mdc_ctx *ctx)
+{
+	size_t sdup;
+	int rc;
+
+	if (!sets)
+		return 0;
+	if (!json_object_is_type(sets, json_type_array))
 		return mdc_rules_fail(ctx, SS "node_sets", "node_sets must be a list");
-	for (size_t i = 0; sets && i < json_object_array_length(sets); i++) {
+	if (mdc_first_dup(sets, "node_pool_id", &sdup))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < json_object_array_length(sets); i++) {
 		json_object *s = json_object_array_get_idx(sets, i);
 		const char *pid = mdc_json_get_str(s, "node_pool_id", "");
-		char where[300];
 
 		if (!*pid)
 			return mdc_rules_fail(ctx, SS "node_sets", "node_sets[%zu] needs a 'node_pool_id'", i);
-		if (!mdc_find_by(pools, "id", pid) || (*login && !strcmp(pid, login)))
+		if (!mdc_hash_get(pool_ids, pid, NULL) || (*login && !strcmp(pid, login)))
 			return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' names no compute "
 					      "node pool: use the id of a pool in node_pools other than "
 					      "the login pool", mdc_safe(pid));
 		if (i == sdup)
 			return mdc_rules_fail(ctx, SS "node_sets", "node set '%s' is listed twice", pid);
-		snprintf(where, sizeof(where), "node set '%s'", pid);
-		if ((rc = mdc_rules_check_config_map(mdc_json_get(s, "config"), SC_SCOPE_NODE, where, ctx)))
+		if ((rc = mdc_check_named_map(mdc_json_get(s, "config"), SC_SCOPE_NODE, "node set",
+					      pid, ctx)))
 			return rc;
 	}
-	if ((rc = mdc_rules_check_config_map(mdc_json_get(ss, "config"), SC_SCOPE_CLUSTER,
-					     SS "config", ctx)))
+	return 0;
+}
+
+/* The rules every resulting cluster obeys (create and update alike).  PREV
+ * (NULL for a create) is the valid cluster CL was made from: subtrees CL
+ * shares with it need no UTF-8 walk.  Cross-references (pools, the login
+ * pool, the default partition) are looked up in indexes, so a cluster of
+ * N partitions costs O(N). */
+static int mdc_validate(const json_object *cl, const json_object *prev, struct mdc_ctx *ctx)
+{
+	json_object *ss = mdc_slurm_spec(cl), *pools = mdc_json_get(cl, "node_pools");
+	json_object *parts = mdc_json_get(ss, "partitions"), *sets = mdc_json_get(ss, "node_sets");
+	const char *login = mdc_json_get_str(ss, "login_node_pool_id", "");
+	const char *def = mdc_json_get_str(ss, "default_partition_id", "");
+	struct mdc_hash pool_ids = MDC_HASH_INIT(MDC_HASH_EXACT);
+	char path[512] = "";
+	int rc;
+
+	if (!mdc_json_utf8_fast(cl, prev)) {
+		mdc_json_utf8_where(cl, path, sizeof(path));
+		return mdc_rules_fail(ctx, path, "%s: invalid UTF-8", *path ? path : "the cluster");
+	}
+	if ((rc = mdc_check_labels(mdc_json_get(cl, "labels"), ctx)) ||
+	    (rc = mdc_check_pools(pools, ctx)) ||
+	    (rc = mdc_check_str_list(mdc_json_get(ss, "prolog_bash_scripts"),
+				     SS "prolog_bash_scripts", ctx)) ||
+	    (rc = mdc_check_str_list(mdc_json_get(ss, "epilog_bash_scripts"),
+				     SS "epilog_bash_scripts", ctx)))
 		return rc;
+	if (mdc_index_ids(pools, "id", &pool_ids)) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	if (*login && !mdc_hash_get(&pool_ids, login, NULL)) {
+		rc = mdc_rules_fail(ctx, SS "login_node_pool_id", "login_node_pool_id '%s' names no "
+				    "node pool: add the pool to node_pools", mdc_safe(login));
+		goto out;
+	}
+	if ((rc = mdc_check_partitions(parts, &pool_ids, login, ctx)))
+		goto out;
+	if (*def && !mdc_find_by(parts, "id", def)) {
+		rc = mdc_rules_fail(ctx, SS "default_partition_id", "default_partition_id '%s' names "
+				    "no partition: name one of the cluster's partitions", mdc_safe(def));
+		goto out;
+	}
+	if ((rc = mdc_check_node_sets(sets, &pool_ids, login, ctx)) ||
+	    (rc = mdc_rules_check_config_map(mdc_json_get(ss, "config"), SC_SCOPE_CLUSTER,
+					     SS "config", ctx)))
+		goto out;
 	/* C9: one or the other */
 	if (mdc_nonempty(mdc_json_get(ss, "config")) &&
 	    (mdc_nonempty(mdc_json_get(ss, "scheduling")) || mdc_nonempty(mdc_json_get(ss, "accounting"))))
-		return mdc_rules_fail(ctx, SS "config", "the cluster would use both config and the legacy "
-				      "scheduling/accounting fields, which config supersedes: send every "
-				      "setting in config under its slurm.conf name, omit scheduling and "
-				      "accounting, and name all three paths in updateMask to clear them");
-	return 0;
+		rc = mdc_rules_fail(ctx, SS "config", "the cluster would use both config and the legacy "
+				    "scheduling/accounting fields, which config supersedes: send every "
+				    "setting in config under its slurm.conf name, omit scheduling and "
+				    "accounting, and name all three paths in updateMask to clear them");
+out:
+	mdc_hash_free(&pool_ids);
+	return rc;
 }
 
 /* C9: a request that itself sets both. */
@@ -743,6 +847,108 @@ static int mdc_check_payload_legacy(const json_object *payload, struct mdc_ctx *
 				      "scheduling/accounting fields: a cluster uses one or the other; "
 				      "put every setting in config");
 	return 0;
+}
+
+/* --- copy-on-write ------------------------------------------------------------
+ *
+ * An updated cluster shares every subtree the update leaves alone with the
+ * current one (references, not copies): a PATCH costs what it changes, not
+ * the size of the cluster.  Whatever is shared is never changed in place;
+ * an object on the way to a change is replaced by a shallow copy first. */
+
+/* New reference: a new object or array holding references to V's members
+ * (V itself, referenced, for any other type). */
+static json_object *mdc_shallow(const json_object *v)
+{
+	json_object *c;
+
+	if (json_object_is_type(v, json_type_array)) {
+		size_t n = json_object_array_length(v);
+
+		if (!(c = json_object_new_array_ext((int) n)))
+			return NULL;
+		for (size_t i = 0; i < n; i++)
+			if (json_object_array_add(c, json_object_get(json_object_array_get_idx(v, i)))) {
+				json_object_put(c);
+				return NULL;
+			}
+		return c;
+	}
+	if (!json_object_is_type(v, json_type_object))
+		return json_object_get((json_object *) v);
+	if (!(c = json_object_new_object()))
+		return NULL;
+	json_object_object_foreach((json_object *) v, k, m)
+		if (json_object_object_add(c, k, json_object_get(m))) {
+			json_object_put(c);
+			return NULL;
+		}
+	return c;
+}
+
+/* OBJ's member KEY (snake_case), replaced by a shallow copy OBJ alone
+ * holds; an array's elements are copied one level too, so they can be
+ * changed.  NULL when absent or out of memory. */
+static json_object *mdc_own_member(json_object *obj, const char *key, bool elems)
+{
+	json_object *v = NULL, *c;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !v)
+		return NULL;
+	if (!(c = mdc_shallow(v)))
+		return NULL;
+	for (size_t i = 0; elems && json_object_is_type(c, json_type_array) &&
+	     i < json_object_array_length(c); i++) {
+		json_object *e = mdc_shallow(json_object_array_get_idx(c, i));
+
+		if (!e || json_object_array_put_idx(c, i, e)) {
+			json_object_put(e);
+			json_object_put(c);
+			return NULL;
+		}
+	}
+	if (json_object_object_add(obj, key, c)) {
+		json_object_put(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* The object at PATH (snake_case, dotted) of OBJ, every object on the way
+ * replaced by a copy OBJ alone holds; missing ones are created if CREATE.
+ * NULL when absent (*NOMEM false) or out of memory (*NOMEM true). */
+static json_object *mdc_own_path(json_object *obj, const char *path, bool create, bool *nomem)
+{
+	char part[256];
+	const char *p = path, *dot;
+	json_object *cur = obj;
+
+	*nomem = false;
+	while (cur && *p) {
+		json_object *next = NULL;
+		size_t n;
+
+		dot = strchr(p, '.');
+		n = dot ? (size_t) (dot - p) : strlen(p);
+		if (n >= sizeof(part))
+			return NULL;
+		memcpy(part, p, n);
+		part[n] = '\0';
+		if (json_object_object_get_ex(cur, part, &next) && json_object_is_type(next, json_type_object)) {
+			next = mdc_own_member(cur, part, false);
+			*nomem = !next;
+		} else if (create) {
+			next = json_object_new_object();
+			*nomem = !next || mdc_json_set(cur, part, next);
+			if (*nomem)
+				next = NULL;
+		} else {
+			next = NULL;
+		}
+		cur = next;
+		p = dot ? dot + 1 : p + n;
+	}
+	return cur;
 }
 
 /* --- images (C11) ------------------------------------------------------------ */
@@ -771,6 +977,9 @@ static int mdc_resolve_images(json_object *result, const json_object *cur,
 {
 	json_object *pools = mdc_json_get(result, "node_pools"), *pin_arr;
 
+	/* RESULT may share its pools with CUR: set images on copies */
+	if (pools && !(pools = mdc_own_member(result, "node_pools", true)))
+		return MDC_ERR_NOMEM;
 	for (size_t i = 0; pools && i < json_object_array_length(pools); i++) {
 		json_object *p = json_object_array_get_idx(pools, i);
 		const char *id = mdc_json_get_str(p, "id", "");
@@ -820,7 +1029,7 @@ int mdc_rules_check_create(const char *cluster_id, const json_object *cluster,
 	if (!cl)
 		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 	json_object_object_del(cl, "_pinned_pools");
-	if ((rc = mdc_check_payload_legacy(cl, ctx)) || (rc = mdc_validate(cl, ctx)))
+	if ((rc = mdc_check_payload_legacy(cl, ctx)) || (rc = mdc_validate(cl, NULL, ctx)))
 		goto out;
 	pools = mdc_json_get(cl, "node_pools");
 	if (!pools || !json_object_array_length(pools)) {
@@ -850,33 +1059,36 @@ out:
 
 /* --- patch ------------------------------------------------------------------- */
 
-/* Set or clear PATH (canonical) of DST from SRC. */
+/* Set or clear PATH (canonical) of DST from SRC: the value is SRC's, shared. */
 static int mdc_copy_path(json_object *dst, const json_object *src, const char *path)
 {
-	json_object *v = mdc_json_get_path(src, path), *parent;
+	json_object *v = mdc_json_get_path(src, path), *parent = dst;
 	const char *dot = strrchr(path, '.');
-	char ppath[256];
+	const char *key = dot ? dot + 1 : path;
+	bool nomem = false;
 
 	if (dot) {
+		char ppath[256];
+
 		snprintf(ppath, sizeof(ppath), "%.*s", (int) (dot - path), path);
-		parent = v ? mdc_json_mkpath(dst, ppath) : mdc_json_get_path(dst, ppath);
-	} else {
-		parent = dst;
+		parent = mdc_own_path(dst, ppath, mdc_nonempty(v), &nomem);
 	}
 	if (!parent)
-		return v ? MDC_ERR_NOMEM : 0;
+		return nomem ? MDC_ERR_NOMEM : 0;
 	if (!mdc_nonempty(v)) {
 		/* C2: named but absent = cleared; C7: sent empty = cleared */
-		mdc_json_del(parent, dot ? dot + 1 : path);
+		mdc_json_del(parent, key);
 		return 0;
 	}
-	return mdc_json_set(parent, dot ? dot + 1 : path, mdc_json_copy(v));
+	return mdc_json_set(parent, key, json_object_get(v));
 }
 
 static bool mdc_path_equal(const json_object *a, const json_object *b, const char *path)
 {
 	json_object *x = mdc_json_get_path(a, path), *y = mdc_json_get_path(b, path);
 
+	if (x == y)
+		return true;	/* shared: unchanged */
 	if (!mdc_nonempty(x) && !mdc_nonempty(y))
 		return true;
 	return x && y && mdc_json_equal(x, y);
@@ -915,21 +1127,45 @@ int mdc_rules_apply_patch(const json_object *current, const json_object *payload
 			  const struct mdc_images *images,
 			  struct mdc_patch_result *res, struct mdc_ctx *ctx)
 {
-	struct mdc_strv pinned = MDC_STRV_INIT;
-	json_object *cur = NULL, *pay = NULL, *out = NULL, *old_pins;
-	const char *def;
-	bool pools_named;
-	int rc = 0;
+	json_object *cur, *pay;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	mdc_rules_field[0] = '\0';
 	if (!current || !payload || !json_object_is_type(payload, json_type_object))
 		return mdc_rules_fail(ctx, "model_development_cluster",
 				      "the request body must be a ModelDevelopmentCluster object");
+	/* private copies: the result shares only with them, never with the
+	 * caller's objects */
 	cur = mdc_json_normalize(current, MDC_CASE_SNAKE);
 	pay = mdc_json_normalize(payload, MDC_CASE_SNAKE);
-	out = mdc_json_copy(cur);
-	if (!cur || !pay || !out) {
+	if (!cur || !pay)
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	else
+		rc = mdc_rules_apply_patch_shared(cur, pay, mask, mode, images, res, ctx);
+	json_object_put(cur);
+	json_object_put(pay);
+	return rc;
+}
+
+int mdc_rules_apply_patch_shared(json_object *cur, json_object *pay,
+				 const struct mdc_strv *mask, enum mdc_update_mode mode,
+				 const struct mdc_images *images,
+				 struct mdc_patch_result *res, struct mdc_ctx *ctx)
+{
+	struct mdc_strv pinned = MDC_STRV_INIT;
+	json_object *out = NULL, *old_pins;
+	const char *def;
+	bool pools_named;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	mdc_rules_field[0] = '\0';
+	if (!cur || !pay || !json_object_is_type(pay, json_type_object) ||
+	    !json_object_is_type(cur, json_type_object))
+		return mdc_rules_fail(ctx, "model_development_cluster",
+				      "the request body must be a ModelDevelopmentCluster object");
+	if (!(out = mdc_shallow(cur))) {
 		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -967,7 +1203,7 @@ int mdc_rules_apply_patch(const json_object *current, const json_object *payload
 				    "partition first", def);
 		goto out;
 	}
-	if ((rc = mdc_validate(out, ctx)))
+	if ((rc = mdc_validate(out, cur, ctx)))
 		goto out;
 	if (!mdc_nonempty(mdc_json_get(out, "node_pools"))) {
 		rc = mdc_rules_fail(ctx, "node_pools", "the update leaves the cluster without node pools%s",
@@ -1017,8 +1253,6 @@ int mdc_rules_apply_patch(const json_object *current, const json_object *payload
 out:
 	if (rc)
 		mdc_patch_result_free(res);
-	json_object_put(cur);
-	json_object_put(pay);
 	json_object_put(out);
 	mdc_strv_free(&pinned);
 	return rc;

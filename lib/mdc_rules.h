@@ -129,6 +129,19 @@ int mdc_rules_apply_patch(const json_object *current, const json_object *payload
 			  const struct mdc_strv *mask, enum mdc_update_mode mode,
 			  const struct mdc_images *images,
 			  struct mdc_patch_result *res, struct mdc_ctx *ctx);
+/* The same on CUR and PAY already in snake_case (the emulator's stored
+ * form and its normalised request body), without copying them: the
+ * resulting cluster shares every subtree the update leaves alone with CUR
+ * and the replaced ones with PAY (references), so a PATCH costs what it
+ * changes.  Nothing shared is changed here; the caller in turn must not
+ * change CUR, PAY or anything in them in place while RES->cluster lives
+ * (replace an object instead), and must drop its references to them where
+ * RES->cluster's are handled (the same thread or lock: json-c's reference
+ * counts are not atomic). */
+int mdc_rules_apply_patch_shared(json_object *cur, json_object *pay,
+				 const struct mdc_strv *mask, enum mdc_update_mode mode,
+				 const struct mdc_images *images,
+				 struct mdc_patch_result *res, struct mdc_ctx *ctx);
 void mdc_patch_result_free(struct mdc_patch_result *res);
 
 /* Validate a whole resource for create (same key/field rules, plus the

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu_int.h"
+#include <pthread.h>
 #include "mdc_buf.h"
+#include "mdc_hash.h"
 #include "mdc_json.h"
 #include "mdc_str.h"
 
@@ -18,19 +20,34 @@
 #define EMU_NEVER_UPDATED "_never_updated"
 #define EMU_NODES_CHANGED "_nodes_changed"
 
-/* The view a client sees: a never-updated cluster reports empty images (C11). */
+/* The view a client sees: a never-updated cluster reports empty images
+ * (C11).  The view shares the stored cluster's subtrees (a stored cluster
+ * is never changed below its top level: an update makes a new one), so it
+ * costs the top level, not the cluster's size. */
 json_object *emu_cluster_view(const json_object *cluster)
 {
-	json_object *v = mdc_json_copy(cluster), *pools;
+	json_object *v = json_object_new_object(), *pools, *np;
 
-	if (v && mdc_json_get_bool(v, EMU_NEVER_UPDATED, false) &&
-	    (pools = mdc_json_get_arr(v, "node_pools"))) {
+	if (!v)
+		return NULL;
+	json_object_object_foreach((json_object *) cluster, k, m)
+		json_object_object_add(v, k, json_object_get(m));
+	if (mdc_json_get_bool(v, EMU_NEVER_UPDATED, false) &&
+	    (pools = mdc_json_get_arr(v, "node_pools")) &&
+	    (np = json_object_new_array_ext((int) json_object_array_length(pools)))) {
 		for (size_t i = 0; i < json_object_array_length(pools); i++) {
-			json_object *p = json_object_array_get_idx(pools, i);
+			json_object *p = json_object_array_get_idx(pools, i), *c = p;
 
-			if (json_object_is_type(p, json_type_object))
-				mdc_json_set(p, "node_image", json_object_new_string(""));
+			if (json_object_is_type(p, json_type_object) && (c = json_object_new_object())) {
+				json_object_object_foreach(p, pk, pm)
+					json_object_object_add(c, pk, json_object_get(pm));
+				mdc_json_set(c, "node_image", json_object_new_string(""));
+			} else {
+				c = json_object_get(p);
+			}
+			json_object_array_add(np, c);
 		}
+		mdc_json_set(v, "node_pools", np);
 	}
 	return v;
 }
@@ -95,40 +112,82 @@ static const struct emu_field {
 	{ "cluster_events", EMU_F_OUTPUT | EMU_F_MAP },
 };
 
+#define EMU_NFIELDS (sizeof(emu_cluster_fields) / sizeof(emu_cluster_fields[0]))
+
+/* An index of the schema, built once: a body of N partitions looks up
+ * 3N names. */
+static struct mdc_hash emu_field_index = MDC_HASH_INIT(MDC_HASH_EXACT);
+static pthread_once_t emu_field_once = PTHREAD_ONCE_INIT;
+static bool emu_field_indexed;
+
+static void emu_field_index_build(void)
+{
+	for (size_t i = 0; i < EMU_NFIELDS; i++)
+		if (mdc_hash_put(&emu_field_index, emu_cluster_fields[i].path, i, false))
+			return;
+	emu_field_indexed = true;
+}
+
 static const struct emu_field *emu_field_find(const char *path)
 {
-	for (size_t i = 0; i < sizeof(emu_cluster_fields) / sizeof(emu_cluster_fields[0]); i++)
+	size_t i;
+
+	pthread_once(&emu_field_once, emu_field_index_build);
+	if (emu_field_indexed)
+		return mdc_hash_get(&emu_field_index, path, &i) ? &emu_cluster_fields[i] : NULL;
+	for (i = 0; i < EMU_NFIELDS; i++)
 		if (!strcmp(emu_cluster_fields[i].path, path))
 			return &emu_cluster_fields[i];
 	return NULL;
 }
 
-/* Walk OBJ (a request body in either spelling) whose schema path is PATH
- * and whose position in the request is AT ("model_development_cluster",
- * "...node_pools[0]"); the first unknown name is answered as Google's
- * transcoding does.  1 if answered. */
-static int emu_unknown_names(const json_object *obj, const char *path, const char *at,
-			     struct emu_response *out)
+/* Append SEP and S to BUF (LEN used, size EMU_PATH_MAX); false if too long. */
+#define EMU_PATH_MAX 512
+static bool emu_path_add(char *buf, size_t *len, const char *sep, const char *s)
+{
+	size_t a = strlen(sep), b = strlen(s);
+
+	if (*len + a + b >= EMU_PATH_MAX)
+		return false;
+	memcpy(buf + *len, sep, a);
+	memcpy(buf + *len + a, s, b + 1);
+	*len += a + b;
+	return true;
+}
+
+/* The service's JSON transcoding refuses a name that is no field (in
+ * either spelling), wherever it is: 1 if answered.  PATH (snake_case
+ * schema path) and AT (where, for the message) are buffers of
+ * EMU_PATH_MAX extended in place.  *CAMEL becomes true when a field name
+ * is not spelled in snake_case (the body then needs normalising). */
+static int emu_unknown_names(const json_object *obj, char *path, size_t plen, char *at,
+			     size_t alen, bool *camel, struct emu_response *out)
 {
 	if (json_object_is_type(obj, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(obj); i++) {
-			char sub[512];
+			char idx[32];
+			size_t al = alen;
 
-			snprintf(sub, sizeof(sub), "%s[%zu]", at, i);
-			if (emu_unknown_names(json_object_array_get_idx(obj, i), path, sub, out))
+			snprintf(idx, sizeof(idx), "[%zu]", i);
+			if (!emu_path_add(at, &al, "", idx))
+				return emu_reply_bad_field(out, "model_development_cluster",
+							   "Invalid JSON payload received: nested too deep"), 1;
+			if (emu_unknown_names(json_object_array_get_idx(obj, i), path, plen, at, al, camel, out))
 				return 1;
+			at[alen] = '\0';
 		}
 		return 0;
 	}
 	if (!json_object_is_type(obj, json_type_object))
 		return 0;
 	json_object_object_foreach((json_object *) obj, k, v) {
-		char snake[256], full[512], sub[512];
-		const struct emu_field *f;
+		char snake[256];
+		const struct emu_field *f = NULL;
+		size_t pl = plen, al = alen;
 
 		mdc_camel_to_snake(k, snake, sizeof(snake));
-		snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", snake);
-		f = k[0] == '_' ? NULL : emu_field_find(full);
+		if (k[0] != '_' && emu_path_add(path, &pl, plen ? "." : "", snake))
+			f = emu_field_find(path);
 		if (!f) {
 			char msg[1024];
 
@@ -137,11 +196,16 @@ static int emu_unknown_names(const json_object *obj, const char *path, const cha
 			emu_reply_bad_field(out, at, "%s", msg);
 			return 1;
 		}
-		if (f->flags & EMU_F_MAP)
-			continue;
-		snprintf(sub, sizeof(sub), "%s.%s", at, snake);
-		if (emu_unknown_names(v, full, sub, out))
-			return 1;
+		*camel = *camel || strcmp(snake, k);
+		if (!(f->flags & EMU_F_MAP)) {
+			if (!emu_path_add(at, &al, ".", snake))
+				return emu_reply_bad_field(out, "model_development_cluster",
+							   "Invalid JSON payload received: nested too deep"), 1;
+			if (emu_unknown_names(v, path, pl, at, al, camel, out))
+				return 1;
+		}
+		path[plen] = '\0';
+		at[alen] = '\0';
 	}
 	return 0;
 }
@@ -410,15 +474,17 @@ static void emu_recreate_message(const json_object *cl, const struct mdc_strv *p
 
 static void emu_add_events(json_object *cl, const json_object *old, const struct mdc_strv *pools)
 {
-	json_object *events = mdc_json_get_arr(cl, "cluster_events");
+	json_object *old_events = mdc_json_get_arr(cl, "cluster_events"), *events;
 	char now[40];
 
 	if (!pools->n)
 		return;
-	if (!events) {
-		events = json_object_new_array();
-		mdc_json_set(cl, "cluster_events", events);
-	}
+	/* a new list: the old one is shared with the stored cluster */
+	events = json_object_new_array();
+	for (size_t i = 0; events && old_events && i < json_object_array_length(old_events); i++)
+		json_object_array_add(events, json_object_get(json_object_array_get_idx(old_events, i)));
+	if (!events || mdc_json_set(cl, "cluster_events", events))
+		return;
 	emu_now_rfc3339(now, sizeof(now));
 	for (size_t i = 0; i < pools->n; i++) {
 		json_object *ev = json_object_new_object();
@@ -481,8 +547,10 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	if (!(mask_s && *mask_s) && emu_fixed_fields(cl, r->body, "", out))
 		goto out;
 	emu_images(e, &im);
-	if (mdc_rules_apply_patch(cl, r->body, mask_s && *mask_s ? &mask : NULL,
-				  (enum mdc_update_mode) mode, &im, &res, &ctx)) {
+	/* the result shares with CL and the body: both are released under
+	 * the lock (emu_access) and neither is changed below its top level */
+	if (mdc_rules_apply_patch_shared(cl, r->body, mask_s && *mask_s ? &mask : NULL,
+					 (enum mdc_update_mode) mode, &im, &res, &ctx)) {
 		emu_reply_ctx(out, &ctx);
 		goto out;
 	}
@@ -583,8 +651,19 @@ int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response 
 		params = emu_patch_params, body = true;
 	if (emu_unknown_params(r, params, out))
 		return 0;
-	if (body && r->raw_body && emu_unknown_names(r->raw_body, "", "model_development_cluster", out))
-		return 0;
+	if (body && r->raw_body) {
+		char path[EMU_PATH_MAX] = "", at[EMU_PATH_MAX] = "model_development_cluster";
+		bool camel = false;
+
+		if (emu_unknown_names(r->raw_body, path, 0, at, strlen(at), &camel, out))
+			return 0;
+		/* every name a field's own snake_case: normalising would copy
+		 * the body unchanged */
+		if (!camel && !r->body)
+			r->body = json_object_get(r->raw_body);
+	}
+	if (r->raw_body && !r->body && !(r->body = mdc_json_normalize(r->raw_body, MDC_CASE_SNAKE)))
+		return emu_reply_error(out, "INTERNAL", "out of memory");
 	if (!id) {
 		if (!strcmp(r->method, "POST"))
 			return emu_cluster_create(e, r, parent, out);

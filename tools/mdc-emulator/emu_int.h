@@ -57,6 +57,15 @@ struct emu {
 	/* {kind: {name: null}}: resources handed out or changed since the last
 	 * commit (a borrowed resource may have been changed in place) */
 	json_object *touched;
+	/* {name: shallow copy}: each cluster's top level as last journaled;
+	 * a stored cluster is never changed below its top level (an update
+	 * stores a new one sharing what it left alone), so the next line
+	 * holds only the members that are other objects now */
+	json_object *journaled;
+	/* {cluster name: {"op": name, "top": shallow copy}}: the "_final" of
+	 * a cluster's running update as journaled, the base of the line that
+	 * finishes it */
+	json_object *finals;
 
 	/* --state: a snapshot (STATE_PATH) plus an append-only journal
 	 * (STATE_PATH.journal) of the changes since; both carry the snapshot's

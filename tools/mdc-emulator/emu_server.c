@@ -376,6 +376,11 @@ static int emu_op_list(struct emu *e, struct emu_request *r, struct emu_response
 /* Dispatch on the path shape; the lock is held. */
 static int emu_route(struct emu *e, struct emu_request *r, struct emu_response *out)
 {
+	/* the body in snake_case; the cluster routes check its names first
+	 * and skip the copy when they are snake_case already */
+	if (r->raw_body && !strstr(r->path, "/modelDevelopmentClusters") &&
+	    !(r->body = mdc_json_normalize(r->raw_body, MDC_CASE_SNAKE)))
+		return emu_reply_error(out, "INTERNAL", "out of memory");
 	if (mdc_startswith(r->path, "/emulator/v1/") && !emu_pr_control(e, r, out))
 		return 0;
 	if (mdc_startswith(r->path, "/emulator/v1/"))
@@ -391,7 +396,7 @@ static int emu_route(struct emu *e, struct emu_request *r, struct emu_response *
 	if (strstr(r->path, "/persistentResources") || strstr(r->path, "/pipelineJobs"))
 		return emu_pr_route(e, r, out);
 	if (strstr(r->path, "/modelDevelopmentClusters"))
-		return emu_cluster_route(e, r, out);
+		return emu_cluster_route(e, r, out);	/* normalises the body itself */
 	return emu_reply_error(out, "NOT_FOUND", "no route for %s '%s'", r->method, r->path);
 }
 
@@ -492,8 +497,6 @@ static enum MHD_Result emu_access(void *cls, struct MHD_Connection *c, const cha
 	if (cc->body.len && !cc->too_big) {
 		if (mdc_json_parse(cc->body.s, cc->body.len, &r.raw_body, &ctx))
 			bad_json = true;
-		else
-			r.body = mdc_json_normalize(r.raw_body, MDC_CASE_SNAKE);
 	}
 	/* "/v1beta1/projects/..." -> version "v1beta1", name "projects/..." */
 	if (url[0] == '/') {
@@ -539,6 +542,11 @@ static enum MHD_Result emu_access(void *cls, struct MHD_Connection *c, const cha
 	if (!out.status)
 		emu_reply_error(&out, "INTERNAL", "no answer for %s %s", method, url);
 	text = emu_answer_text(&out);
+	/* the store may now share objects with the body (a PATCH keeps what
+	 * it sent): its references are dropped under the lock */
+	json_object_put(r.body);
+	json_object_put(r.raw_body);
+	r.body = r.raw_body = NULL;
 	emu_unlock(e);		/* journals the change ... */
 	emu_journal_sync(e);	/* ... durably, before the answer leaves */
 send:

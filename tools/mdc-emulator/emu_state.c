@@ -230,6 +230,10 @@ int emu_state_compact(struct emu *e)
 	json_object_put(e->touched);
 	e->touched = NULL;
 	e->dirty = false;
+	/* the next line after a snapshot holds whole clusters again */
+	json_object_put(e->journaled);
+	json_object_put(e->finals);
+	e->journaled = e->finals = NULL;
 	if (!e->state_path)
 		return 0;
 	if (!(jpath = emu_journal_path(e)) || !(root = json_object_new_object())) {
@@ -292,6 +296,204 @@ void emu_journal_sync(struct emu *e)
 	pthread_mutex_unlock(&e->sync_lock);
 }
 
+/* --- journal lines that cost what changed ----------------------------------
+ *
+ * A stored cluster is never changed below its top level (an update makes
+ * a new one sharing what it left alone), so a line can hold a cluster as
+ * the members that are other objects than in a base the load has too:
+ * {"_delta": {member: value}, "_removed": [member]}, plus "_base_op": OP
+ * when the base is the "_final" of operation OP (the update this line
+ * finishes) rather than the cluster as the load has it so far.  An
+ * operation's "_final" cluster is written the same way against the
+ * cluster of the same line, and a finished operation whose response is
+ * the resource it made, written in the same line, as a response of only
+ * "@type" plus "_response_is_resource": true.  So a change is written
+ * once, whatever the cluster's size.  Keys starting with '_' never come
+ * from a client (the routes refuse them), so none of these forms can be
+ * forged; the load rebuilds them (emu_journal_apply). */
+
+#define EMU_J_DELTA "_delta"
+#define EMU_J_REMOVED "_removed"
+#define EMU_J_BASE_OP "_base_op"
+#define EMU_J_RESP_IS_RES "_response_is_resource"
+
+/* New reference: the members of OBJ (an object), shared. */
+static json_object *emu_shallow(const json_object *obj)
+{
+	json_object *c = json_object_new_object();
+
+	if (!c)
+		return NULL;
+	json_object_object_foreach((json_object *) obj, k, v)
+		json_object_object_add(c, k, json_object_get(v));
+	return c;
+}
+
+/* New reference: V as a delta over BASE (both objects); *N = the members
+ * it names.  NULL on ENOMEM. */
+static json_object *emu_delta(const json_object *v, const json_object *base, size_t *n)
+{
+	json_object *delta = json_object_new_object(), *changed = json_object_new_object();
+	json_object *removed = json_object_new_array();
+
+	*n = 0;
+	if (!delta || !changed || !removed) {
+		json_object_put(delta);
+		json_object_put(changed);
+		json_object_put(removed);
+		return NULL;
+	}
+	json_object_object_foreach((json_object *) v, k, m) {
+		json_object *was = NULL;
+
+		if (!json_object_object_get_ex(base, k, &was) || was != m) {
+			json_object_object_add(changed, k, json_object_get(m));
+			(*n)++;
+		}
+	}
+	json_object_object_foreach((json_object *) base, bk, bm) {
+		(void) bm;
+		if (!json_object_object_get_ex(v, bk, NULL)) {
+			json_object_array_add(removed, json_object_new_string(bk));
+			(*n)++;
+		}
+	}
+	json_object_object_add(delta, EMU_J_DELTA, changed);
+	json_object_object_add(delta, EMU_J_REMOVED, removed);
+	return delta;
+}
+
+/* New reference: BASE's members with DELTA (an emu_delta) applied. */
+static json_object *emu_undelta(const json_object *base, const json_object *delta)
+{
+	json_object *c = emu_shallow(base), *changed = mdc_json_get_obj(delta, EMU_J_DELTA);
+	json_object *rm = mdc_json_get_arr(delta, EMU_J_REMOVED);
+
+	if (!c)
+		return NULL;
+	if (changed) {
+		json_object_object_foreach(changed, k, v)
+			json_object_object_add(c, k, json_object_get(v));
+	}
+	for (size_t i = 0; rm && i < json_object_array_length(rm); i++)
+		json_object_object_del(c, json_object_get_string(json_object_array_get_idx(rm, i)));
+	return c;
+}
+
+/* Is KIND/NAME written in the line being made? */
+static bool emu_in_line(const struct emu *e, const char *kind, const char *name)
+{
+	json_object *names = NULL;
+
+	return e->touched && json_object_object_get_ex(e->touched, kind, &names) &&
+	       json_object_object_get_ex(names, name, NULL);
+}
+
+/* New reference: what the line holds for cluster NAME (V, or its delta
+ * over the top level journaled last or over the "_final" of the operation
+ * this line finishes, whichever is smaller); V's top level is then the
+ * one journaled last. */
+static json_object *emu_journal_cluster(struct emu *e, const char *name, json_object *v)
+{
+	json_object *last = NULL, *fin = NULL, *top, *d1 = NULL, *d2 = NULL, *ops, *op = NULL;
+	const char *opname = NULL;
+	size_t n1 = 0, n2 = 0;
+
+	if (!e->journaled && !(e->journaled = json_object_new_object()))
+		return json_object_get(v);
+	if (e->finals && json_object_object_get_ex(e->finals, name, &fin)) {
+		/* usable only in the line that finishes that operation: the
+		 * load still has its "_final" then */
+		opname = mdc_json_get_str(fin, "op", "");
+		if (!emu_in_line(e, "operation", opname) || !(ops = emu_kind(e, "operation", false)) ||
+		    !json_object_object_get_ex(ops, opname, &op) ||
+		    json_object_object_get_ex(op, "_final", NULL) || json_object_object_get_ex(op, "_due", NULL))
+			fin = NULL;
+	}
+	if (!v || !json_object_is_type(v, json_type_object) || !(top = emu_shallow(v))) {
+		json_object_object_del(e->journaled, name);
+		if (e->finals)
+			json_object_object_del(e->finals, name);
+		return json_object_get(v);
+	}
+	json_object_object_get_ex(e->journaled, name, &last);
+	if (last)
+		d1 = emu_delta(v, last, &n1);
+	if (fin)
+		d2 = emu_delta(v, mdc_json_get_obj(fin, "top"), &n2);
+	if (d2 && (!d1 || n2 < n1)) {
+		json_object_object_add(d2, EMU_J_BASE_OP, json_object_new_string(opname));
+		json_object_put(d1);
+		d1 = d2;
+	} else {
+		json_object_put(d2);
+	}
+	if (fin)	/* its operation is finished: never a base again */
+		json_object_object_del(e->finals, name);
+	json_object_object_add(e->journaled, name, top);
+	return d1 ? d1 : json_object_get(v);
+}
+
+/* New reference: what the line holds for operation OP: a cluster update's
+ * "_final" as a delta over the cluster of this line, and a response that
+ * is the top level of the resource it names, written in this same line
+ * (the members are the same objects: the same text), left out. */
+static json_object *emu_journal_op(struct emu *e, const char *name, json_object *op)
+{
+	const char *kind = mdc_json_get_str(op, "_kind", NULL);
+	const char *res_name = mdc_json_get_str(op, "_res_name", NULL);
+	json_object *resp = NULL, *fin = NULL, *k, *res = NULL, *type = NULL, *c, *stub, *d;
+	size_t n = 0, nd;
+
+	if (!kind || !res_name || !(k = emu_kind(e, kind, false)) ||
+	    !json_object_object_get_ex(k, res_name, &res) || !json_object_is_type(res, json_type_object))
+		return json_object_get(op);
+	if (!strcmp(kind, "cluster") && json_object_object_get_ex(op, "_final", &fin) &&
+	    json_object_is_type(fin, json_type_object)) {
+		json_object *rec = json_object_new_object(), *top = emu_shallow(fin);
+
+		/* the cluster this finishes as: the base of its next line */
+		if (rec && top && (e->finals || (e->finals = json_object_new_object()))) {
+			json_object_object_add(rec, "op", json_object_new_string(name));
+			json_object_object_add(rec, "top", top);
+			json_object_object_add(e->finals, res_name, rec);
+		} else {
+			json_object_put(rec);
+			json_object_put(top);
+		}
+		if (!emu_in_line(e, kind, res_name) || !(d = emu_delta(fin, res, &nd)))
+			return json_object_get(op);
+		if (!(c = emu_shallow(op))) {
+			json_object_put(d);
+			return json_object_get(op);
+		}
+		json_object_object_add(c, "_final", d);
+		return c;
+	}
+	if (!json_object_object_get_ex(op, "response", &resp) || !json_object_is_type(resp, json_type_object) ||
+	    !emu_in_line(e, kind, res_name))
+		return json_object_get(op);
+	json_object_object_foreach(resp, rk, rv) {
+		json_object *same = NULL;
+
+		if (!strcmp(rk, "@type")) {
+			type = rv;
+			continue;
+		}
+		if (!json_object_object_get_ex(res, rk, &same) || same != rv)
+			return json_object_get(op);
+		n++;
+	}
+	if (n != (size_t) json_object_object_length(res) || !(c = emu_shallow(op)))
+		return json_object_get(op);
+	stub = json_object_new_object();
+	if (stub && type)
+		json_object_object_add(stub, "@type", json_object_get(type));
+	json_object_object_add(c, "response", stub);
+	json_object_object_add(c, EMU_J_RESP_IS_RES, json_object_new_boolean(1));
+	return c;
+}
+
 /* Append the touched resources as one journal line (lock held). */
 static int emu_journal_commit(struct emu *e)
 {
@@ -323,7 +525,13 @@ static int emu_journal_commit(struct emu *e)
 				(void) unused;
 				if (k)
 					json_object_object_get_ex(k, name, &v);
-				json_object_object_add(out, name, json_object_get(v));
+				if (!strcmp(kind, "cluster"))
+					v = emu_journal_cluster(e, name, v);
+				else if (v && !strcmp(kind, "operation"))
+					v = emu_journal_op(e, name, v);
+				else
+					v = json_object_get(v);
+				json_object_object_add(out, name, v);
 			}
 			json_object_object_add(put, kind, out);
 		}
@@ -382,26 +590,78 @@ int emu_state_save(struct emu *e)
 /* Apply one journal record to the loaded store. */
 static void emu_journal_apply(struct emu *e, json_object *rec)
 {
-	json_object *v;
+	json_object *v, *names, *k;
 
 	e->next_op = (unsigned long) mdc_json_get_int(rec, "next_op", (int64_t) e->next_op);
 	if ((v = mdc_json_get_obj(rec, "images"))) {
-		json_object_object_foreach(v, k, img)
-			json_object_object_add(e->images, k, json_object_get(img));
+		json_object_object_foreach(v, ik, img)
+			json_object_object_add(e->images, ik, json_object_get(img));
 	}
 	if (!(v = mdc_json_get_obj(rec, "put")))
 		return;
-	json_object_object_foreach(v, kind, names) {
-		json_object *k;
+	/* clusters over the "_final" of the operation this line finishes,
+	 * before the line's operations replace it */
+	if ((names = mdc_json_get_obj(v, "cluster")) && (k = emu_kind(e, "cluster", true))) {
+		json_object *ops = emu_kind(e, "operation", false);
 
-		if (!json_object_is_type(names, json_type_object) || !(k = emu_kind(e, kind, true)))
-			continue;
-		json_object_object_foreach(names, name, res) {
-			if (res)
-				json_object_object_add(k, name, json_object_get(res));
+		json_object_object_foreach(names, cname, res) {
+			json_object *op = NULL, *base, *c;
+
+			if (!mdc_json_get_str(res, EMU_J_BASE_OP, NULL))
+				continue;
+			if (ops && json_object_object_get_ex(ops, mdc_json_get_str(res, EMU_J_BASE_OP, ""), &op) &&
+			    (base = mdc_json_get_obj(op, "_final")) && (c = emu_undelta(base, res)))
+				json_object_object_add(k, cname, c);
 			else
-				json_object_object_del(k, name);
+				mdc_error("state journal: no base for cluster '%s'", cname);
 		}
+	}
+	json_object_object_foreach(v, kind, kinds) {
+		bool cluster = !strcmp(kind, "cluster");
+
+		if (!json_object_is_type(kinds, json_type_object) || !(k = emu_kind(e, kind, true)))
+			continue;
+		json_object_object_foreach(kinds, name, res) {
+			json_object *base = NULL, *c;
+
+			if (!res) {
+				json_object_object_del(k, name);
+				continue;
+			}
+			if (!cluster || !json_object_object_get_ex(res, EMU_J_DELTA, NULL)) {
+				json_object_object_add(k, name, json_object_get(res));
+				continue;
+			}
+			if (mdc_json_get_str(res, EMU_J_BASE_OP, NULL))
+				continue;	/* done above */
+			/* a cluster's changed members over its state so far */
+			if (json_object_object_get_ex(k, name, &base) && (c = emu_undelta(base, res)))
+				json_object_object_add(k, name, c);
+			else
+				mdc_error("state journal: no base for cluster '%s'", name);
+		}
+	}
+	/* what refers to the resources as this line left them */
+	if (!(v = mdc_json_get_obj(v, "operation")))
+		return;
+	json_object_object_foreach(v, oname, op) {
+		json_object *res = NULL, *part, *c;
+
+		(void) oname;
+		if (!op || strcmp(mdc_json_get_str(op, "_kind", ""), "cluster") ||
+		    !(k = emu_kind(e, "cluster", false)) ||
+		    !json_object_object_get_ex(k, mdc_json_get_str(op, "_res_name", ""), &res))
+			continue;
+		if ((part = mdc_json_get_obj(op, "_final")) && json_object_object_get_ex(part, EMU_J_DELTA, NULL)) {
+			if ((c = emu_undelta(res, part)))
+				json_object_object_add(op, "_final", c);
+		} else if (mdc_json_get_bool(op, EMU_J_RESP_IS_RES, false) &&
+			   (part = mdc_json_get_obj(op, "response")) && (c = emu_shallow(res))) {
+			json_object_object_foreach(part, rk, rv)
+				json_object_object_add(c, rk, json_object_get(rv));
+			json_object_object_add(op, "response", c);
+		}
+		json_object_object_del(op, EMU_J_RESP_IS_RES);
 	}
 }
 
@@ -587,6 +847,8 @@ void emu_state_free(struct emu *e)
 	for (size_t i = 0; i < EMU_KEEP_OPS; i++)
 		free(e->done_ops[i]);
 	json_object_put(e->touched);
+	json_object_put(e->journaled);
+	json_object_put(e->finals);
 	if (e->journal_fd >= 0)
 		close(e->journal_fd);
 }

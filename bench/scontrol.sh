@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# bench/scontrol.sh - a managed partition change until slurmctld shows it
+# (issue 15, P3), in one run on real labs (root: munged, slurmctld, slurmd
+# and the emulator of `scripts/slurm-lab up --managed`).
+#
+# 1. --lro-seconds 0: R interleaved rounds of
+#    a. `mdc-scontrol update partitionname=debug MaxTime=V`, then
+#       `scontrol show partition debug` every 10 ms until it shows V (the
+#       emulator PATCHes, regenerates slurm.conf and reconfigures), and
+#    b. what an admin of an unmanaged cluster runs: `scontrol update
+#       partitionname=debug MaxTime=V` + `scontrol reconfigure`.
+#    Medians; ratio a/b, goal <= 1.5.
+# 2. --lro-seconds D (a second lab, D = 1): the same (a); the time beyond
+#    the emulator's delay, goal <= 150 ms, printed as the ratio
+#    a / (D + 0.15 s), goal <= 1.
+#
+#   bench/scontrol.sh [BUILD_DIR] [R] [D]     (default: build, 5, 1)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+rounds=${2:-5}
+delay=${3:-1}
+for p in mdc-scontrol mdc-emulator; do
+	[ -x "$build/$p" ] || { echo "bench: build first ($build/$p missing)" >&2; exit 1; }
+done
+[ "$(id -u)" = 0 ] || { echo "bench: needs root (real Slurm daemons)" >&2; exit 1; }
+command -v scontrol >/dev/null || { echo "bench: needs Slurm's scontrol" >&2; exit 1; }
+
+dir=$(mktemp -d)
+lab=$top/scripts/slurm-lab
+labs=()
+cleanup() {
+	local l
+	for l in "${labs[@]}"; do "$lab" down "$l" >/dev/null 2>&1 || true; done
+	rm -rf "$dir"
+}
+trap cleanup EXIT
+export MDC_BUILDDIR=$build MDC_CONF=$dir/mdc.conf MDC_LOCK_DIR=$dir
+: >"$MDC_CONF"
+
+# up NAME LRO: a managed lab; its environment (SLURM_CONF, MDC_*) is exported
+up() {
+	labs+=("$dir/$1")
+	eval "$("$lab" up "$dir/$1" --managed --lro-seconds "$2" 2>"$dir/$1.err")" ||
+		{ cat "$dir/$1.err" >&2; exit 1; }
+}
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.6f\n", b - a }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+maxtime() { scontrol show partition debug --oneliner | sed -n 's/.* MaxTime=\([^ ]*\).*/\1/p'; }
+
+# managed V: seconds from mdc-scontrol update to MaxTime=V minutes shown
+managed() {
+	local v=$1 t0 i
+	t0=$(now)
+	"$build/mdc-scontrol" update partitionname=debug "MaxTime=$v" >/dev/null
+	for ((i = 0; i < 3000; i++)); do
+		[ "$(maxtime)" = "00:$v:00" ] && { since "$t0"; return 0; }
+		sleep 0.01
+	done
+	echo "bench: MaxTime=$v not shown after 30 s (is: $(maxtime))" >&2
+	exit 1
+}
+# plain V: seconds of scontrol update + scontrol reconfigure
+plain() {
+	local t0
+	t0=$(now)
+	scontrol update partitionname=debug "MaxTime=$1"
+	scontrol reconfigure
+	since "$t0"
+}
+
+# --- 1. lro 0: against plain scontrol ---------------------------------------------
+up fast 0
+m=() p=()
+for ((r = 0; r < rounds; r++)); do
+	m+=("$(managed $((10 + 2 * r)))")
+	p+=("$(plain $((11 + 2 * r)))")
+done
+mm=$(printf '%s\n' "${m[@]}" | median)
+pm=$(printf '%s\n' "${p[@]}" | median)
+printf 'lro 0: mdc-scontrol update until shown %.3f s (rounds: %s)\n' "$mm" "${m[*]}"
+printf 'lro 0: scontrol update + reconfigure %.3f s (rounds: %s)\n' "$pm" "${p[*]}"
+printf 'ratio managed/plain (lro 0): %.2f (goal <= 1.5)\n' "$(awk -v a="$mm" -v b="$pm" 'BEGIN { print a / b }')"
+"$lab" down "$dir/fast" >/dev/null 2>&1 || true
+labs=()
+
+# --- 2. lro D: against the emulator's delay + 150 ms -----------------------------
+up slow "$delay"
+m=()
+for ((r = 0; r < rounds; r++)); do
+	m+=("$(managed $((10 + 2 * r)))")
+done
+mm=$(printf '%s\n' "${m[@]}" | median)
+printf 'lro %s: mdc-scontrol update until shown %.3f s, %.0f ms beyond the delay (rounds: %s)\n' \
+	"$delay" "$mm" "$(awk -v a="$mm" -v d="$delay" 'BEGIN { print (a - d) * 1000 }')" "${m[*]}"
+printf 'ratio managed/(delay + 0.15 s) (lro %s): %.2f (goal <= 1)\n' "$delay" \
+	"$(awk -v a="$mm" -v d="$delay" 'BEGIN { print a / (d + 0.15) }')"
