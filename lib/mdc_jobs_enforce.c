@@ -56,14 +56,17 @@ const char *mdc_jobs_verdict_name(enum mdc_jobs_verdict v)
 		jobs_verdict_names[v] : "?";
 }
 
-/* "Already done" from a second enforcer, or the job ended meanwhile. */
+/* "Already done" from a second enforcer, or the job started or ended
+ * meanwhile: not a failure, and not our action either. */
 static bool jobs_gone(int err)
 {
 	return err == ESLURM_ALREADY_DONE || err == ESLURM_INVALID_JOB_ID ||
-	       err == ESLURM_JOB_FINISHED;
+	       err == ESLURM_JOB_FINISHED || err == ESLURM_JOB_NOT_PENDING ||
+	       err == ESLURM_JOB_NOT_PENDING_NOR_RUNNING;
 }
 
-/* Update JOB's AdminComment (and Partition if PART): one RPC. */
+/* Update JOB's AdminComment (and Partition if PART): one RPC.  0 done,
+ * 1 the job is gone (jobs_gone), -1 failed (E->msg says why). */
 static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy *p,
 		       const char *part, struct mdc_jobs_entry *e)
 {
@@ -81,7 +84,9 @@ static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy
 	d.partition = (char *) part;
 	if (slurm_update_job(&d) != SLURM_SUCCESS) {
 		err = slurm_get_errno();
-		if (!jobs_gone(err)) {
+		if (jobs_gone(err)) {
+			rc = 1;
+		} else {
 			snprintf(e->msg, sizeof(e->msg), "cannot update job %u: %s", job->job_id,
 				 slurm_strerror(err));
 			rc = -1;
@@ -91,48 +96,55 @@ static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy
 	return rc;
 }
 
+/* The outcome of an action: FAILED, left alone (gone), or VERDICT. */
+static void jobs_outcome(int rc, enum mdc_jobs_verdict verdict, const struct mdc_jobs_policy *p,
+			 struct mdc_jobs_entry *e, struct mdc_jobs_stats *st)
+{
+	if (rc < 0) {
+		e->verdict = MDC_JOBS_FAILED;
+		st->failed++;
+	} else if (rc > 0) {
+		e->verdict = MDC_JOBS_STARTED;
+	} else {
+		e->policy = *p;
+		e->verdict = verdict;
+		if (verdict == MDC_JOBS_FELL_BACK)
+			st->fell_back++;
+		else
+			st->cancelled++;
+	}
+}
+
 static void jobs_act(const slurm_job_info_t *job, struct mdc_jobs_entry *e,
 		     struct mdc_jobs_stats *st)
 {
 	struct mdc_jobs_policy p = e->policy;
-	int err;
+	int rc = 0, err;
 
 	if (p.action == MDC_JOBS_FALL_BACK) {
 		snprintf(p.expired, sizeof(p.expired), "fell-back");
-		if (jobs_update(job, &p, p.fallback, e)) {
-			e->verdict = MDC_JOBS_FAILED;
-			st->failed++;
-			return;
-		}
-		e->policy = p;
-		e->verdict = MDC_JOBS_FELL_BACK;
-		st->fell_back++;
+		jobs_outcome(jobs_update(job, &p, p.fallback, e), MDC_JOBS_FELL_BACK, &p, e, st);
 		return;
 	}
 	/* the reason first, so that it is on the job when it ends */
 	snprintf(p.expired, sizeof(p.expired), "cancelled");
 	if (strcmp(e->policy.expired, "cancelled"))
-		if (jobs_update(job, &p, NULL, e)) {
-			e->verdict = MDC_JOBS_FAILED;
-			st->failed++;
-			return;
+		rc = jobs_update(job, &p, NULL, e);
+	if (!rc && slurm_kill_job(job->job_id, SIGKILL, 0) != SLURM_SUCCESS) {
+		err = slurm_get_errno();
+		if (jobs_gone(err)) {
+			rc = 1;
+		} else {
+			snprintf(e->msg, sizeof(e->msg), "cannot cancel job %u: %s", job->job_id,
+				 slurm_strerror(err));
+			rc = -1;
 		}
-	if (slurm_kill_job(job->job_id, SIGKILL, 0) != SLURM_SUCCESS &&
-	    !jobs_gone(err = slurm_get_errno())) {
-		snprintf(e->msg, sizeof(e->msg), "cannot cancel job %u: %s", job->job_id,
-			 slurm_strerror(err));
-		e->verdict = MDC_JOBS_FAILED;
-		st->failed++;
-		return;
 	}
-	e->policy = p;
-	e->verdict = MDC_JOBS_CANCELLED;
-	st->cancelled++;
+	jobs_outcome(rc, MDC_JOBS_CANCELLED, &p, e, st);
 }
 
-/* Judge one job with a record; act when ACT. */
-static void jobs_one(const slurm_job_info_t *job, bool act, time_t now,
-		     struct mdc_jobs_entry *e, struct mdc_jobs_stats *st)
+/* Judge one job with a record (no RPC). */
+static void jobs_judge(const slurm_job_info_t *job, time_t now, struct mdc_jobs_entry *e)
 {
 	bool pending = (job->job_state & JOB_STATE_BASE) == JOB_PENDING;
 
@@ -152,17 +164,54 @@ static void jobs_one(const slurm_job_info_t *job, bool act, time_t now,
 		e->verdict = MDC_JOBS_NOT_COUNTED;
 		return;
 	}
-	if (e->remaining > 0) {
-		e->verdict = MDC_JOBS_WAITING;
-		return;
-	}
-	e->verdict = MDC_JOBS_DUE;
-	if (act)
-		jobs_act(job, e, st);
+	e->verdict = e->remaining > 0 ? MDC_JOBS_WAITING : MDC_JOBS_DUE;
 }
 
-int mdc_jobs_enforce_cycle(bool act, time_t now, mdc_jobs_report_fn report, void *arg,
-			   struct mdc_jobs_stats *stats, struct mdc_ctx *ctx)
+/* A due job, judged again on a fresh record of its own just before the
+ * action: the cycle's load may be seconds old, and a second enforcer may
+ * have moved or cancelled it, or it may have started, since.  This leaves
+ * a window of one RPC, not of a whole cycle. */
+static void jobs_recheck_and_act(const slurm_job_info_t *job, time_t now,
+				 struct mdc_jobs_entry *e, struct mdc_jobs_stats *st)
+{
+	job_info_msg_t *m = NULL;
+	struct mdc_jobs_policy fresh;
+	struct mdc_ctx pctx = { 0 };
+	int err;
+
+	if (slurm_load_job(&m, job->job_id, SHOW_ALL) != SLURM_SUCCESS) {
+		err = slurm_get_errno();
+		if (jobs_gone(err)) {
+			e->verdict = MDC_JOBS_STARTED;
+			return;
+		}
+		snprintf(e->msg, sizeof(e->msg), "cannot load job %u: %s", job->job_id,
+			 slurm_strerror(err));
+		e->verdict = MDC_JOBS_FAILED;
+		st->failed++;
+		return;
+	}
+	for (uint32_t i = 0; i < m->record_count; i++) {
+		const slurm_job_info_t *j = &m->job_array[i];
+
+		if (j->job_id != job->job_id)
+			continue;
+		/* its record as it is now (a second enforcer marks it) */
+		if (mdc_jobs_policy_parse(j->admin_comment, &fresh, &pctx) == 0)
+			e->policy = fresh;
+		jobs_judge(j, now, e);
+		if (e->verdict == MDC_JOBS_DUE)
+			jobs_act(j, e, st);
+		slurm_free_job_info_msg(m);
+		return;
+	}
+	slurm_free_job_info_msg(m);
+	e->verdict = MDC_JOBS_STARTED;	/* gone from the queue */
+}
+
+int mdc_jobs_enforce_cycle(bool act, time_t now, const volatile sig_atomic_t *stop,
+			   mdc_jobs_report_fn report, void *arg, struct mdc_jobs_stats *stats,
+			   struct mdc_ctx *ctx)
 {
 	job_info_msg_t *msg = NULL;
 	struct mdc_jobs_stats st = { 0 };
@@ -194,7 +243,10 @@ int mdc_jobs_enforce_cycle(bool act, time_t now, mdc_jobs_report_fn report, void
 			e.verdict = MDC_JOBS_BAD_RECORD;
 			snprintf(e.msg, sizeof(e.msg), "%.200s", pctx.msg);
 		} else {
-			jobs_one(job, act, now, &e, &st);
+			jobs_judge(job, now, &e);
+			/* once asked to stop, due jobs are left for the next cycle */
+			if (e.verdict == MDC_JOBS_DUE && act && !(stop && *stop))
+				jobs_recheck_and_act(job, now, &e, &st);
 		}
 		if (report)
 			report(&e, arg);

@@ -99,7 +99,7 @@ static int jobs_list(struct mdcctl *g)
 
 	printf("%-10s %-14s %-10s %-18s %-8s %-10s %s\n", "JOBID", "PARTITION", "STATE",
 	       "REASON", "WAIT", "REMAINING", "NEXT");
-	if (mdc_jobs_enforce_cycle(false, time(NULL), jobs_list_row, NULL, &st, &ctx))
+	if (mdc_jobs_enforce_cycle(false, time(NULL), NULL, jobs_list_row, NULL, &st, &ctx))
 		return mdcctl_fail(g, &ctx);
 	return 0;
 }
@@ -113,7 +113,7 @@ static int jobs_enforce(struct mdcctl *g, bool once, long interval)
 	for (;;) {
 		failed = 0;
 		mdc_ctx_clear(&ctx);
-		if (mdc_jobs_enforce_cycle(true, time(NULL), jobs_enforce_row, &failed, &st, &ctx)) {
+		if (mdc_jobs_enforce_cycle(true, time(NULL), &mdcctl_interrupted, jobs_enforce_row, &failed, &st, &ctx)) {
 			if (once)
 				return mdcctl_fail(g, &ctx);
 			fprintf(stderr, "mdcctl: error: %s (retrying in %ld s)\n", ctx.msg, interval);
@@ -150,7 +150,6 @@ int cmd_jobs(struct mdcctl *g, int argc, char **argv)
 {
 	bool once = false;
 	long interval = 30;
-	char *end;
 	int i = 1, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "--help")) {
@@ -170,11 +169,10 @@ int cmd_jobs(struct mdcctl *g, int argc, char **argv)
 		if (!strcmp(argv[i], "--once")) {
 			once = true;
 		} else if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
-			errno = 0;
-			interval = strtol(argv[++i], &end, 10);
-			if (errno || *end || end == argv[i] || interval < 1 || interval > 86400)
-				return mdcctl_usage(g, "--interval '%s': give seconds, 1 to 86400",
-						    argv[i]);
+			struct mdc_ctx ctx = { 0 };
+
+			if (mdc_jobs_interval_parse(argv[++i], false, "--interval", &interval, &ctx))
+				return mdcctl_usage(g, "%s", ctx.msg);
 		} else {
 			return mdcctl_usage(g, "unknown jobs enforce argument '%s'\n%s", argv[i],
 					    jobs_usage);
