@@ -179,7 +179,9 @@ typedef void (*mdc_jobs_report_fn)(const struct mdc_jobs_entry *e, void *arg);
  * again (slurm_load_job) and judged on that fresh record just before the
  * action, so a job another enforcer already moved is DONE, one that
  * started or ended meanwhile is left alone (STARTED), and "already done"
- * answers to the action itself are not failures.  STOP (may be NULL):
+ * answers to the action itself are not failures.  A job array's record
+ * of pending tasks is acted on by those tasks only (123_[4-9]), never by
+ * the array's number, which would reach its running tasks too.  STOP (may be NULL):
  * once *STOP is set, no further job is acted on (they stay DUE).  REPORT (may be NULL) sees every job with a policy; STATS (may
  * be NULL) is filled.  The caller has called slurm_init() (libslurm exits
  * the process when slurm.conf cannot be read: check it first).  Errors: MDC_ERR_IO when the jobs cannot be loaded

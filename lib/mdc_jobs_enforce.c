@@ -65,14 +65,59 @@ static bool jobs_gone(int err)
 	       err == ESLURM_JOB_NOT_PENDING_NOR_RUNNING;
 }
 
+/* The job id an action names.  A job array's record whose job id is the
+ * array's own (the record of its pending tasks, "123_[4-9]", or its last
+ * task) stands for the whole array when named by number: an update would
+ * touch its running tasks and a cancel kill them.  Name only the tasks of
+ * this record instead, as scancel 123_[4-9] does.  Other records (plain
+ * jobs, tasks split off with ids of their own) are named by number.
+ * Returns BUF, or NULL (BUF holds the plain number). */
+static const char *jobs_array_target(const slurm_job_info_t *job, char *buf, size_t size)
+{
+	const char *t = job->array_task_str;
+
+	snprintf(buf, size, "%u", job->job_id);
+	if (!job->array_job_id || job->array_job_id != job->job_id)
+		return NULL;
+	if (t && *t) {
+		/* "1-9%2": the throttle is not part of the task list */
+		int n = (int) strcspn(t, "%");
+
+		if (snprintf(buf, size, "%u_[%.*s]", job->array_job_id, n, t) >= (int) size)
+			return NULL;
+		return buf;
+	}
+	if (job->array_task_id == NO_VAL)
+		return NULL;
+	snprintf(buf, size, "%u_%u", job->array_job_id, job->array_task_id);
+	return buf;
+}
+
+/* The first per-task error of an array update that is not "gone", or 0;
+ * *GONE when some task was. */
+static int jobs_array_errors(const job_array_resp_msg_t *r, bool *gone)
+{
+	for (uint32_t i = 0; r && i < r->job_array_count; i++) {
+		if (r->error_code[i] == SLURM_SUCCESS)
+			continue;
+		if (!jobs_gone((int) r->error_code[i]))
+			return (int) r->error_code[i];
+		*gone = true;
+	}
+	return 0;
+}
+
 /* Update JOB's AdminComment (and Partition if PART): one RPC.  0 done,
  * 1 the job is gone (jobs_gone), -1 failed (E->msg says why). */
 static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy *p,
 		       const char *part, struct mdc_jobs_entry *e)
 {
 	job_desc_msg_t d;
-	char *comment = mdc_jobs_comment_with(job->admin_comment, p);
-	int rc = 0, err;
+	job_array_resp_msg_t *resp = NULL;
+	char *comment = mdc_jobs_comment_with(job->admin_comment, p), id[512];
+	const char *arr = jobs_array_target(job, id, sizeof(id));
+	bool gone = false;
+	int rc = 0, err = 0;
 
 	if (!comment) {
 		snprintf(e->msg, sizeof(e->msg), "out of memory");
@@ -82,18 +127,46 @@ static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy
 	d.job_id = job->job_id;
 	d.admin_comment = comment;
 	d.partition = (char *) part;
-	if (slurm_update_job(&d) != SLURM_SUCCESS) {
+	if (arr) {
+		/* the array's tasks answer one by one */
+		d.job_id = NO_VAL;
+		d.job_id_str = (char *) arr;
+		if (slurm_update_job2(&d, &resp) != SLURM_SUCCESS)
+			err = slurm_get_errno();
+		else
+			err = jobs_array_errors(resp, &gone);
+		slurm_free_job_array_resp(resp);
+	} else if (slurm_update_job(&d) != SLURM_SUCCESS) {
 		err = slurm_get_errno();
-		if (jobs_gone(err)) {
-			rc = 1;
-		} else {
-			snprintf(e->msg, sizeof(e->msg), "cannot update job %u: %s", job->job_id,
-				 slurm_strerror(err));
-			rc = -1;
-		}
+	}
+	if (err && jobs_gone(err)) {
+		rc = 1;
+	} else if (err) {
+		snprintf(e->msg, sizeof(e->msg), "cannot update job %.80s: %.120s", id,
+			 slurm_strerror(err));
+		rc = -1;
+	} else if (gone) {
+		rc = 1;
 	}
 	free(comment);
 	return rc;
+}
+
+/* Cancel JOB (only the tasks of its record, for an array): 0, 1 gone, -1. */
+static int jobs_cancel(const slurm_job_info_t *job, struct mdc_jobs_entry *e)
+{
+	char id[512];
+	const char *arr = jobs_array_target(job, id, sizeof(id));
+	int rc, err;
+
+	rc = arr ? slurm_kill_job2(arr, SIGKILL, 0, NULL) : slurm_kill_job(job->job_id, SIGKILL, 0);
+	if (rc == SLURM_SUCCESS)
+		return 0;
+	if (jobs_gone(err = slurm_get_errno()))
+		return 1;
+	snprintf(e->msg, sizeof(e->msg), "cannot cancel job %.80s: %.120s", id,
+		 slurm_strerror(err));
+	return -1;
 }
 
 /* The outcome of an action: FAILED, left alone (gone), or VERDICT. */
@@ -119,7 +192,7 @@ static void jobs_act(const slurm_job_info_t *job, struct mdc_jobs_entry *e,
 		     struct mdc_jobs_stats *st)
 {
 	struct mdc_jobs_policy p = e->policy;
-	int rc = 0, err;
+	int rc = 0;
 
 	if (p.action == MDC_JOBS_FALL_BACK) {
 		snprintf(p.expired, sizeof(p.expired), "fell-back");
@@ -130,16 +203,8 @@ static void jobs_act(const slurm_job_info_t *job, struct mdc_jobs_entry *e,
 	snprintf(p.expired, sizeof(p.expired), "cancelled");
 	if (strcmp(e->policy.expired, "cancelled"))
 		rc = jobs_update(job, &p, NULL, e);
-	if (!rc && slurm_kill_job(job->job_id, SIGKILL, 0) != SLURM_SUCCESS) {
-		err = slurm_get_errno();
-		if (jobs_gone(err)) {
-			rc = 1;
-		} else {
-			snprintf(e->msg, sizeof(e->msg), "cannot cancel job %u: %s", job->job_id,
-				 slurm_strerror(err));
-			rc = -1;
-		}
-	}
+	if (!rc)
+		rc = jobs_cancel(job, e);
 	jobs_outcome(rc, MDC_JOBS_CANCELLED, &p, e, st);
 }
 

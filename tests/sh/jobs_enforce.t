@@ -5,8 +5,9 @@
 # with a 5 s wait and fall-back is moved to its fallback partition and
 # runs there; a fail job is cancelled with the reason on the job; each
 # action is in mdcd's log and in its audit log as a write by "mdcd
-# (enforce)"; a second enforcer beside it does no harm; SIGTERM stops the
-# loop and mdcd cleanly.
+# (enforce)"; a second enforcer beside it does no harm; a job array is
+# acted on by its pending tasks only; SIGTERM stops the loop and mdcd
+# cleanly.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 
@@ -28,7 +29,7 @@ JobWaitMax = 1h
 EOF
 
 lab_up --plugindir "$JS_DIR" --job-submit mdc --plugstack "required $SPANK"
-plan 26
+plan 31
 CONF_PATH=$LAB_DIR/etc/slurm.conf
 MDCD_LOG=$TEST_DIR/mdcd.log
 AUDIT=$TEST_DIR/mdcd-state/audit.log
@@ -155,6 +156,28 @@ good_records() {
 	done
 }
 ok "every moved job's record says it fell back" good_records
+
+# job arrays: a wholly pending array falls back whole; in a partly
+# running one only the pending tasks are cancelled, the running one is not
+jaf=$(timeout 30 sbatch --parsable -p reserved -t 1 --array=1-3 --mdc-wait-time=2s \
+	--mdc-on-timeout=fall-back-to-on-demand --mdc-fallback-partition=ondemand -o /dev/null \
+	--wrap true 2>>"$TEST_DIR/err")
+gone_or_moved() { [ -z "$(squeue -h -j "$jaf" -p reserved -o %i 2>/dev/null)" ]; }
+ok "a pending job array is moved to its fallback partition, every task" wait_until 30 gone_or_moved
+like "$(grep "enforce: job $jaf:" "$MDCD_LOG")" "moved to partition ondemand" "mdcd's log has the array's move"
+ja=$(timeout 30 sbatch --parsable -p debug --exclusive -t 2 --array=1-3 --mdc-wait-time=1h \
+	--mdc-on-timeout=fail -o /dev/null --wrap 'sleep 120' 2>>"$TEST_DIR/err")
+at_exit "scancel $ja"
+one_running() { [ "$(squeue -h -j "$ja" -t R -o %i | wc -l)" = 1 ] &&
+	[ "$(squeue -h -j "$ja" -t PD -o %r)" = Resources ]; }
+ok "one task of the exclusive array runs, two wait for resources" wait_until 60 one_running
+running=$(squeue -h -j "$ja" -t R -o %i)
+# the wait runs out now (the record is the enforcer's only input)
+scontrol update JobId="$ja" AdminComment=mdc:wait=1,on-timeout=fail
+pending_gone() { [ -z "$(squeue -h -j "$ja" -t PD -o %i)" ]; }
+ok "its pending tasks are cancelled" wait_until 20 pending_gone
+is "$(squeue -h -j "$ja" -t R -o %i)" "$running" "its running task is left running"
+scancel "$ja"
 
 # SIGTERM: the loop stops and mdcd exits 0
 kill -TERM "$mpid"
