@@ -455,7 +455,8 @@ int main(int argc, char **argv)
 		mdcd_log(LOG_ERR, "signalfd: %s", strerror(errno));
 		goto out;
 	}
-	/* after the fork of daemonizing: threads do not survive it */
+	/* after the fork of daemonizing (threads do not survive it) and after
+	 * the signal mask (the thread inherits it: signals reach signalfd) */
 	mdcd_enforce_set(&d, interval);
 	if (mdcd_enforce_start(&d)) {
 		mdcd_log(LOG_ERR, "cannot start the job wait enforcement thread");

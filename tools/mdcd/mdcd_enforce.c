@@ -1,8 +1,8 @@
 /* mdcd_enforce.c - the job wait policy's enforcement loop inside mdcd: a
  * thread that runs mdc_jobs_enforce_cycle() every JobWaitEnforceInterval
  * seconds (mdc.conf; 0 or absent: off, SIGHUP changes it), logs each job
- * it moved or cancelled, and appends one audit entry per cycle that did
- * something, as a write by "mdcd (enforce)".  The only thread that calls
+ * it moved or cancelled (and each failure), and appends one audit entry
+ * per cycle that moved or cancelled a job, as a write by "mdcd (enforce)".  The only thread that calls
  * libslurm.  (owner: mdcd)
  *
  * SIGTERM: the cycle in progress acts on no further job, and the thread
@@ -118,7 +118,9 @@ static void mdcd_enforce_cycle(struct mdcd *d, long interval)
 	}
 	mdc_log(MDC_LOG_DEBUG, "enforce: %zu jobs, %zu with a policy, %zu moved, %zu cancelled, "
 		"%zu failed", st.jobs, st.with_policy, st.fell_back, st.cancelled, st.failed);
-	if (!c.summary.len)
+	/* a job that fails every cycle (its fallback partition gone) is in
+	 * the log each time, in the audit log only beside real writes */
+	if (!json_object_array_length(c.moved) && !json_object_array_length(c.cancelled))
 		goto out;
 	if (mdcd_settings_copy(d, &s)) {
 		mdcd_enforce_audit(d, &c, NULL);
