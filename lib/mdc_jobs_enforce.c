@@ -94,16 +94,21 @@ static const char *jobs_array_target(const slurm_job_info_t *job, char *buf, siz
 }
 
 /* The first per-task error of an array update that is not "gone", or 0;
- * *GONE when some task was. */
+ * *GONE when every task that answered was gone (none was updated).  No
+ * answer per task: all were updated. */
 static int jobs_array_errors(const job_array_resp_msg_t *r, bool *gone)
 {
+	bool updated = false, some_gone = false;
+
 	for (uint32_t i = 0; r && i < r->job_array_count; i++) {
 		if (r->error_code[i] == SLURM_SUCCESS)
-			continue;
-		if (!jobs_gone((int) r->error_code[i]))
+			updated = true;
+		else if (jobs_gone((int) r->error_code[i]))
+			some_gone = true;
+		else
 			return (int) r->error_code[i];
-		*gone = true;
 	}
+	*gone = some_gone && !updated;
 	return 0;
 }
 
