@@ -149,6 +149,8 @@ const char *mdc_jobs_verdict_name(enum mdc_jobs_verdict v);
 
 struct mdc_jobs_entry {
 	uint32_t job_id;
+	char id[72];			/* for people: "123", or "123_[4-9]" for the
+					 * pending tasks of an array (cut if long) */
 	uint32_t user_id;
 	const char *partition;		/* borrowed, valid during the callback */
 	const char *state;		/* PENDING, RUNNING, ... */

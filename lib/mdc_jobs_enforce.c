@@ -305,6 +305,12 @@ int mdc_jobs_enforce_cycle(bool act, time_t now, const volatile sig_atomic_t *st
 			continue;
 		st.with_policy++;
 		e.job_id = job->job_id;
+		{
+			char id[512];
+
+			jobs_array_target(job, id, sizeof(id));
+			snprintf(e.id, sizeof(e.id), "%.71s", id);
+		}
 		e.user_id = job->user_id;
 		e.partition = job->partition ? job->partition : "";
 		e.state = slurm_job_state_string(job->job_state);

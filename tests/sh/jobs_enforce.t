@@ -29,7 +29,7 @@ JobWaitMax = 1h
 EOF
 
 lab_up --plugindir "$JS_DIR" --job-submit mdc --plugstack "required $SPANK"
-plan 31
+plan 32
 CONF_PATH=$LAB_DIR/etc/slurm.conf
 MDCD_LOG=$TEST_DIR/mdcd.log
 AUDIT=$TEST_DIR/mdcd-state/audit.log
@@ -164,7 +164,8 @@ jaf=$(timeout 30 sbatch --parsable -p reserved -t 1 --array=1-3 --mdc-wait-time=
 	--wrap true 2>>"$TEST_DIR/err")
 gone_or_moved() { [ -z "$(squeue -h -j "$jaf" -p reserved -o %i 2>/dev/null)" ]; }
 ok "a pending job array is moved to its fallback partition, every task" wait_until 30 gone_or_moved
-like "$(grep "enforce: job $jaf:" "$MDCD_LOG")" "moved to partition ondemand" "mdcd's log has the array's move"
+like "$(grep "enforce: job ${jaf}_" "$MDCD_LOG")" "enforce: job ${jaf}_\[1-3\]: waited 2 s in reserved: moved to partition ondemand" \
+	"mdcd's log names the array's pending tasks it moved"
 ja=$(timeout 30 sbatch --parsable -p debug --exclusive -t 2 --array=1-3 --mdc-wait-time=1h \
 	--mdc-on-timeout=fail -o /dev/null --wrap 'sleep 120' 2>>"$TEST_DIR/err")
 at_exit "scancel $ja"
@@ -177,6 +178,8 @@ scontrol update JobId="$ja" AdminComment=mdc:wait=1,on-timeout=fail
 pending_gone() { [ -z "$(squeue -h -j "$ja" -t PD -o %i)" ]; }
 ok "its pending tasks are cancelled" wait_until 20 pending_gone
 is "$(squeue -h -j "$ja" -t R -o %i)" "$running" "its running task is left running"
+like "$(grep "enforce: job ${ja}_" "$MDCD_LOG")" "enforce: job ${ja}_\[[0-9,-]+\]: waited 1 s in debug: cancelled" \
+	"mdcd's log names the tasks it cancelled"
 scancel "$ja"
 
 # SIGTERM: the loop stops and mdcd exits 0

@@ -61,7 +61,7 @@ static void jobs_list_row(const struct mdc_jobs_entry *e, void *arg)
 		snprintf(rem, sizeof(rem), "%lds", e->remaining > 0 ? e->remaining : 0);
 	else
 		snprintf(rem, sizeof(rem), "-");
-	printf("%-10u %-14s %-10s %-18s %-8u %-10s %s\n", e->job_id,
+	printf("%-10s %-14s %-10s %-18s %-8u %-10s %s\n", e->id,
 	       mdc_jobs_log_escape(e->partition, part, sizeof(part)), e->state,
 	       mdc_jobs_log_escape(e->reason, reason, sizeof(reason)), e->policy.wait, rem,
 	       jobs_next(e, next, sizeof(next)));
@@ -81,13 +81,13 @@ static void jobs_enforce_row(const struct mdc_jobs_entry *e, void *arg)
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
 	mdc_jobs_log_escape(e->partition, part, sizeof(part));
 	if (e->verdict == MDC_JOBS_FELL_BACK)
-		printf("%s job %u: waited %u s in %s: moved to partition %s\n", when, e->job_id,
+		printf("%s job %s: waited %u s in %s: moved to partition %s\n", when, e->id,
 		       e->policy.wait, part, e->policy.fallback);
 	else if (e->verdict == MDC_JOBS_CANCELLED)
-		printf("%s job %u: waited %u s in %s: cancelled (on-timeout=fail)\n", when,
-		       e->job_id, e->policy.wait, part);
+		printf("%s job %s: waited %u s in %s: cancelled (on-timeout=fail)\n", when,
+		       e->id, e->policy.wait, part);
 	else {
-		fprintf(stderr, "mdcctl: error: job %u: %s\n", e->job_id, e->msg);
+		fprintf(stderr, "mdcctl: error: job %s: %s\n", e->id, e->msg);
 		(*failed)++;
 	}
 }

@@ -46,25 +46,27 @@ static void mdcd_enforce_row(const struct mdc_jobs_entry *e, void *arg)
 	if (!(o = json_object_new_object()))
 		return;
 	json_object_object_add(o, "job", json_object_new_int64(e->job_id));
+	if (strchr(e->id, '_'))	/* the pending tasks of an array */
+		json_object_object_add(o, "tasks", json_object_new_string(e->id));
 	if (e->verdict == MDC_JOBS_FELL_BACK) {
-		mdcd_log(LOG_INFO, "enforce: job %u: waited %u s in %s: moved to partition %s",
-			 e->job_id, e->policy.wait, part, e->policy.fallback);
+		mdcd_log(LOG_INFO, "enforce: job %s: waited %u s in %s: moved to partition %s",
+			 e->id, e->policy.wait, part, e->policy.fallback);
 		json_object_object_add(o, "from", json_object_new_string(e->partition));
 		json_object_object_add(o, "to", json_object_new_string(e->policy.fallback));
 		json_object_array_add(c->moved, o);
-		mdc_buf_addf(&c->summary, "%smoved %u to %s", c->summary.len ? "; " : "",
-			     e->job_id, e->policy.fallback);
+		mdc_buf_addf(&c->summary, "%smoved %s to %s", c->summary.len ? "; " : "",
+			     e->id, e->policy.fallback);
 	} else if (e->verdict == MDC_JOBS_CANCELLED) {
-		mdcd_log(LOG_INFO, "enforce: job %u: waited %u s in %s: cancelled (on-timeout=fail)",
-			 e->job_id, e->policy.wait, part);
+		mdcd_log(LOG_INFO, "enforce: job %s: waited %u s in %s: cancelled (on-timeout=fail)",
+			 e->id, e->policy.wait, part);
 		json_object_object_add(o, "partition", json_object_new_string(e->partition));
 		json_object_array_add(c->cancelled, o);
-		mdc_buf_addf(&c->summary, "%scancelled %u", c->summary.len ? "; " : "", e->job_id);
+		mdc_buf_addf(&c->summary, "%scancelled %s", c->summary.len ? "; " : "", e->id);
 	} else {
-		mdcd_log(LOG_ERR, "enforce: job %u: %s", e->job_id, e->msg);
+		mdcd_log(LOG_ERR, "enforce: job %s: %s", e->id, e->msg);
 		json_object_object_add(o, "message", json_object_new_string(e->msg));
 		json_object_array_add(c->failed, o);
-		mdc_buf_addf(&c->summary, "%sjob %u failed", c->summary.len ? "; " : "", e->job_id);
+		mdc_buf_addf(&c->summary, "%sjob %s failed", c->summary.len ? "; " : "", e->id);
 	}
 }
 
