@@ -7,6 +7,7 @@
 #include "config.h"
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -168,10 +169,18 @@ static size_t mdc_http_header_cb(char *p, size_t size, size_t n, void *arg)
 		}								\
 	} while (0)
 
+/* curl_global_init is not thread-safe: pthread_once makes it run once. */
+static pthread_once_t mdc_http_once = PTHREAD_ONCE_INIT;
+static CURLcode mdc_http_global_rc = CURLE_FAILED_INIT;
+
+static void mdc_http_global_init(void)
+{
+	mdc_http_global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
 int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 		struct mdc_ctx *ctx)
 {
-	static bool global_done;
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *hdrs = NULL, *tmp;
 	struct mdc_http_sink sink = { MDC_BUF_INIT, 0, false };
@@ -184,12 +193,11 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	memset(resp, 0, sizeof(*resp));
 	resp->retry_after_s = -1;
 	sink.max = req->max_bytes ? req->max_bytes : MDC_HTTP_MAX_BODY_DEFAULT;
-	if (!global_done) {
-		/* single-threaded front ends: done once before the first handle */
-		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-			return mdc_fail(ctx, MDC_ERR_INTERNAL, "cannot initialise libcurl");
-		global_done = true;
-	}
+	/* once per process, before the first handle, whichever thread
+	 * (mdcd's) gets here first */
+	pthread_once(&mdc_http_once, mdc_http_global_init);
+	if (mdc_http_global_rc != CURLE_OK)
+		return mdc_fail(ctx, MDC_ERR_INTERNAL, "cannot initialise libcurl");
 	if ((rc = mdc_url_parse(req->url, &u, &is_http, &loopback, ctx)))
 		return rc;
 	/* the last line of defence: a bearer token never travels in clear

@@ -56,20 +56,73 @@ const char *mdc_jobs_verdict_name(enum mdc_jobs_verdict v)
 		jobs_verdict_names[v] : "?";
 }
 
-/* "Already done" from a second enforcer, or the job ended meanwhile. */
+/* "Already done" from a second enforcer, or the job started or ended
+ * meanwhile: not a failure, and not our action either. */
 static bool jobs_gone(int err)
 {
 	return err == ESLURM_ALREADY_DONE || err == ESLURM_INVALID_JOB_ID ||
-	       err == ESLURM_JOB_FINISHED;
+	       err == ESLURM_JOB_FINISHED || err == ESLURM_JOB_NOT_PENDING ||
+	       err == ESLURM_JOB_NOT_PENDING_NOR_RUNNING;
 }
 
-/* Update JOB's AdminComment (and Partition if PART): one RPC. */
+/* The job id an action names.  A job array's record whose job id is the
+ * array's own (the record of its pending tasks, "123_[4-9]", or its last
+ * task) stands for the whole array when named by number: an update would
+ * touch its running tasks and a cancel kill them.  Name only the tasks of
+ * this record instead, as scancel 123_[4-9] does.  Other records (plain
+ * jobs, tasks split off with ids of their own) are named by number.
+ * Returns BUF, or NULL (BUF holds the plain number). */
+static const char *jobs_array_target(const slurm_job_info_t *job, char *buf, size_t size)
+{
+	const char *t = job->array_task_str;
+
+	snprintf(buf, size, "%u", job->job_id);
+	if (!job->array_job_id || job->array_job_id != job->job_id)
+		return NULL;
+	if (t && *t) {
+		/* "1-9%2": the throttle is not part of the task list */
+		int n = (int) strcspn(t, "%");
+
+		if (snprintf(buf, size, "%u_[%.*s]", job->array_job_id, n, t) >= (int) size)
+			return NULL;
+		return buf;
+	}
+	if (job->array_task_id == NO_VAL)
+		return NULL;
+	snprintf(buf, size, "%u_%u", job->array_job_id, job->array_task_id);
+	return buf;
+}
+
+/* The first per-task error of an array update that is not "gone", or 0;
+ * *GONE when every task that answered was gone (none was updated).  No
+ * answer per task: all were updated. */
+static int jobs_array_errors(const job_array_resp_msg_t *r, bool *gone)
+{
+	bool updated = false, some_gone = false;
+
+	for (uint32_t i = 0; r && i < r->job_array_count; i++) {
+		if (r->error_code[i] == SLURM_SUCCESS)
+			updated = true;
+		else if (jobs_gone((int) r->error_code[i]))
+			some_gone = true;
+		else
+			return (int) r->error_code[i];
+	}
+	*gone = some_gone && !updated;
+	return 0;
+}
+
+/* Update JOB's AdminComment (and Partition if PART): one RPC.  0 done,
+ * 1 the job is gone (jobs_gone), -1 failed (E->msg says why). */
 static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy *p,
 		       const char *part, struct mdc_jobs_entry *e)
 {
 	job_desc_msg_t d;
-	char *comment = mdc_jobs_comment_with(job->admin_comment, p);
-	int rc = 0, err;
+	job_array_resp_msg_t *resp = NULL;
+	char *comment = mdc_jobs_comment_with(job->admin_comment, p), id[512];
+	const char *arr = jobs_array_target(job, id, sizeof(id));
+	bool gone = false;
+	int rc = 0, err = 0;
 
 	if (!comment) {
 		snprintf(e->msg, sizeof(e->msg), "out of memory");
@@ -79,60 +132,89 @@ static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy
 	d.job_id = job->job_id;
 	d.admin_comment = comment;
 	d.partition = (char *) part;
-	if (slurm_update_job(&d) != SLURM_SUCCESS) {
+	if (arr) {
+		/* the array's tasks answer one by one */
+		d.job_id = NO_VAL;
+		d.job_id_str = (char *) arr;
+		if (slurm_update_job2(&d, &resp) != SLURM_SUCCESS)
+			err = slurm_get_errno();
+		else
+			err = jobs_array_errors(resp, &gone);
+		slurm_free_job_array_resp(resp);
+	} else if (slurm_update_job(&d) != SLURM_SUCCESS) {
 		err = slurm_get_errno();
-		if (!jobs_gone(err)) {
-			snprintf(e->msg, sizeof(e->msg), "cannot update job %u: %s", job->job_id,
-				 slurm_strerror(err));
-			rc = -1;
-		}
+	}
+	if (err && jobs_gone(err)) {
+		rc = 1;
+	} else if (err) {
+		snprintf(e->msg, sizeof(e->msg), "cannot update job %.80s: %.120s", id,
+			 slurm_strerror(err));
+		rc = -1;
+	} else if (gone) {
+		rc = 1;
 	}
 	free(comment);
 	return rc;
+}
+
+/* Cancel JOB (only the tasks of its record, for an array): 0, 1 gone, -1. */
+static int jobs_cancel(const slurm_job_info_t *job, struct mdc_jobs_entry *e)
+{
+	char id[512];
+	const char *arr = jobs_array_target(job, id, sizeof(id));
+	int rc, err;
+
+	rc = arr ? slurm_kill_job2(arr, SIGKILL, 0, NULL) : slurm_kill_job(job->job_id, SIGKILL, 0);
+	if (rc == SLURM_SUCCESS)
+		return 0;
+	if (jobs_gone(err = slurm_get_errno()))
+		return 1;
+	snprintf(e->msg, sizeof(e->msg), "cannot cancel job %.80s: %.120s", id,
+		 slurm_strerror(err));
+	return -1;
+}
+
+/* The outcome of an action: FAILED, left alone (gone), or VERDICT. */
+static void jobs_outcome(int rc, enum mdc_jobs_verdict verdict, const struct mdc_jobs_policy *p,
+			 struct mdc_jobs_entry *e, struct mdc_jobs_stats *st)
+{
+	if (rc < 0) {
+		e->verdict = MDC_JOBS_FAILED;
+		st->failed++;
+	} else if (rc > 0) {
+		e->verdict = MDC_JOBS_STARTED;
+	} else {
+		e->policy = *p;
+		e->verdict = verdict;
+		if (verdict == MDC_JOBS_FELL_BACK)
+			st->fell_back++;
+		else
+			st->cancelled++;
+	}
 }
 
 static void jobs_act(const slurm_job_info_t *job, struct mdc_jobs_entry *e,
 		     struct mdc_jobs_stats *st)
 {
 	struct mdc_jobs_policy p = e->policy;
-	int err;
+	int rc = 0;
 
 	if (p.action == MDC_JOBS_FALL_BACK) {
 		snprintf(p.expired, sizeof(p.expired), "fell-back");
-		if (jobs_update(job, &p, p.fallback, e)) {
-			e->verdict = MDC_JOBS_FAILED;
-			st->failed++;
-			return;
-		}
-		e->policy = p;
-		e->verdict = MDC_JOBS_FELL_BACK;
-		st->fell_back++;
+		jobs_outcome(jobs_update(job, &p, p.fallback, e), MDC_JOBS_FELL_BACK, &p, e, st);
 		return;
 	}
 	/* the reason first, so that it is on the job when it ends */
 	snprintf(p.expired, sizeof(p.expired), "cancelled");
 	if (strcmp(e->policy.expired, "cancelled"))
-		if (jobs_update(job, &p, NULL, e)) {
-			e->verdict = MDC_JOBS_FAILED;
-			st->failed++;
-			return;
-		}
-	if (slurm_kill_job(job->job_id, SIGKILL, 0) != SLURM_SUCCESS &&
-	    !jobs_gone(err = slurm_get_errno())) {
-		snprintf(e->msg, sizeof(e->msg), "cannot cancel job %u: %s", job->job_id,
-			 slurm_strerror(err));
-		e->verdict = MDC_JOBS_FAILED;
-		st->failed++;
-		return;
-	}
-	e->policy = p;
-	e->verdict = MDC_JOBS_CANCELLED;
-	st->cancelled++;
+		rc = jobs_update(job, &p, NULL, e);
+	if (!rc)
+		rc = jobs_cancel(job, e);
+	jobs_outcome(rc, MDC_JOBS_CANCELLED, &p, e, st);
 }
 
-/* Judge one job with a record; act when ACT. */
-static void jobs_one(const slurm_job_info_t *job, bool act, time_t now,
-		     struct mdc_jobs_entry *e, struct mdc_jobs_stats *st)
+/* Judge one job with a record (no RPC). */
+static void jobs_judge(const slurm_job_info_t *job, time_t now, struct mdc_jobs_entry *e)
 {
 	bool pending = (job->job_state & JOB_STATE_BASE) == JOB_PENDING;
 
@@ -152,17 +234,54 @@ static void jobs_one(const slurm_job_info_t *job, bool act, time_t now,
 		e->verdict = MDC_JOBS_NOT_COUNTED;
 		return;
 	}
-	if (e->remaining > 0) {
-		e->verdict = MDC_JOBS_WAITING;
-		return;
-	}
-	e->verdict = MDC_JOBS_DUE;
-	if (act)
-		jobs_act(job, e, st);
+	e->verdict = e->remaining > 0 ? MDC_JOBS_WAITING : MDC_JOBS_DUE;
 }
 
-int mdc_jobs_enforce_cycle(bool act, time_t now, mdc_jobs_report_fn report, void *arg,
-			   struct mdc_jobs_stats *stats, struct mdc_ctx *ctx)
+/* A due job, judged again on a fresh record of its own just before the
+ * action: the cycle's load may be seconds old, and a second enforcer may
+ * have moved or cancelled it, or it may have started, since.  This leaves
+ * a window of one RPC, not of a whole cycle. */
+static void jobs_recheck_and_act(const slurm_job_info_t *job, time_t now,
+				 struct mdc_jobs_entry *e, struct mdc_jobs_stats *st)
+{
+	job_info_msg_t *m = NULL;
+	struct mdc_jobs_policy fresh;
+	struct mdc_ctx pctx = { 0 };
+	int err;
+
+	if (slurm_load_job(&m, job->job_id, SHOW_ALL) != SLURM_SUCCESS) {
+		err = slurm_get_errno();
+		if (jobs_gone(err)) {
+			e->verdict = MDC_JOBS_STARTED;
+			return;
+		}
+		snprintf(e->msg, sizeof(e->msg), "cannot load job %u: %s", job->job_id,
+			 slurm_strerror(err));
+		e->verdict = MDC_JOBS_FAILED;
+		st->failed++;
+		return;
+	}
+	for (uint32_t i = 0; i < m->record_count; i++) {
+		const slurm_job_info_t *j = &m->job_array[i];
+
+		if (j->job_id != job->job_id)
+			continue;
+		/* its record as it is now (a second enforcer marks it) */
+		if (mdc_jobs_policy_parse(j->admin_comment, &fresh, &pctx) == 0)
+			e->policy = fresh;
+		jobs_judge(j, now, e);
+		if (e->verdict == MDC_JOBS_DUE)
+			jobs_act(j, e, st);
+		slurm_free_job_info_msg(m);
+		return;
+	}
+	slurm_free_job_info_msg(m);
+	e->verdict = MDC_JOBS_STARTED;	/* gone from the queue */
+}
+
+int mdc_jobs_enforce_cycle(bool act, time_t now, const volatile sig_atomic_t *stop,
+			   mdc_jobs_report_fn report, void *arg, struct mdc_jobs_stats *stats,
+			   struct mdc_ctx *ctx)
 {
 	job_info_msg_t *msg = NULL;
 	struct mdc_jobs_stats st = { 0 };
@@ -186,6 +305,12 @@ int mdc_jobs_enforce_cycle(bool act, time_t now, mdc_jobs_report_fn report, void
 			continue;
 		st.with_policy++;
 		e.job_id = job->job_id;
+		{
+			char id[512];
+
+			jobs_array_target(job, id, sizeof(id));
+			snprintf(e.id, sizeof(e.id), "%.71s", id);
+		}
 		e.user_id = job->user_id;
 		e.partition = job->partition ? job->partition : "";
 		e.state = slurm_job_state_string(job->job_state);
@@ -194,7 +319,10 @@ int mdc_jobs_enforce_cycle(bool act, time_t now, mdc_jobs_report_fn report, void
 			e.verdict = MDC_JOBS_BAD_RECORD;
 			snprintf(e.msg, sizeof(e.msg), "%.200s", pctx.msg);
 		} else {
-			jobs_one(job, act, now, &e, &st);
+			jobs_judge(job, now, &e);
+			/* once asked to stop, due jobs are left for the next cycle */
+			if (e.verdict == MDC_JOBS_DUE && act && !(stop && *stop))
+				jobs_recheck_and_act(job, now, &e, &st);
 		}
 		if (report)
 			report(&e, arg);

@@ -41,7 +41,7 @@ static const struct {
 /* Keys of the same file that other programs read (the plugins): valid here,
  * not ours.  Anything else is a typo worth an error. */
 static const char *const mdc_settings_foreign[] = {
-	"JobSubmitMode", "JobWaitMax", "JobWaitDefault", NULL
+	"JobSubmitMode", "JobWaitMax", "JobWaitDefault", "JobWaitEnforceInterval", NULL
 };
 
 static bool mdc_settings_is_foreign(const char *key)

@@ -34,23 +34,27 @@
 
 /* ---- where libslurmfull is ---------------------------------------------- */
 
-const char *mdc_slurmcheck_library(void)
+const char *mdc_slurmcheck_library(char *buf, size_t bufsz)
 {
 	static const char *const dirs[] = {
 		MDC_SLURM_PLUGINDIR, "/usr/lib/x86_64-linux-gnu/slurm-wlm",
 		"/usr/lib/aarch64-linux-gnu/slurm-wlm", "/usr/lib64/slurm", "/usr/lib/slurm",
 		"/usr/local/lib/slurm",
 	};
-	static char path[4096];
 	const char *env = getenv("MDC_LIBSLURMFULL");
+	int n;
 
+	if (!buf || !bufsz)
+		return NULL;
 	/* set (even empty): that library or none, for tests and odd installs */
-	if (env)
-		return *env && !access(env, R_OK) ? env : NULL;
+	if (env) {
+		n = snprintf(buf, bufsz, "%s", env);
+		return *env && (size_t) n < bufsz && !access(buf, R_OK) ? buf : NULL;
+	}
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(path, sizeof(path), "%s/libslurmfull.so", dirs[i]);
-		if (!access(path, R_OK))
-			return path;
+		n = snprintf(buf, bufsz, "%s/libslurmfull.so", dirs[i]);
+		if ((size_t) n < bufsz && !access(buf, R_OK))
+			return buf;
 	}
 	return NULL;
 }
@@ -484,7 +488,8 @@ static int rewrite_includes(const char *text, const char *conf_dir, struct mdc_b
 static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 		 struct mdc_slurmcheck *res, struct mdc_ctx *ctx)
 {
-	const char *lib = mdc_slurmcheck_library();
+	char libbuf[4096];
+	const char *lib = mdc_slurmcheck_library(libbuf, sizeof(libbuf));
 	const char *tdir = getenv("TMPDIR");
 	struct mdc_buf conf = MDC_BUF_INIT;
 	char dir[4096], *path = NULL;
@@ -541,8 +546,11 @@ out:
 
 int mdc_slurmcheck_format_checks(const struct mdc_slurmcheck *res, struct mdc_buf *out)
 {
+	char lib[4096];
+
 	if (res->ran_slurm)
-		return mdc_buf_addf(out, "checks: ours, Slurm's (%s)", mdc_slurmcheck_library());
+		return mdc_buf_addf(out, "checks: ours, Slurm's (%s)",
+				    mdc_slurmcheck_library(lib, sizeof(lib)) ? lib : "?");
 	return mdc_buf_addf(out, "checks: ours; Slurm's check was skipped: %s",
 			    res->slurm_skipped ? res->slurm_skipped : "?");
 }

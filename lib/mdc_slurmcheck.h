@@ -60,8 +60,10 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			  struct mdc_strv *warnings, struct mdc_strv *refusals,
 			  struct mdc_ctx *ctx);
 
-/* Path of the libslurmfull that would be used, or NULL (static string). */
-const char *mdc_slurmcheck_library(void);
+/* Path of the libslurmfull that would be used, written to BUF (BUFSZ
+ * bytes; no shared state, mdcd's threads call this) and returned, or NULL
+ * when there is none. */
+const char *mdc_slurmcheck_library(char *buf, size_t bufsz);
 /* The program that runs Slurm's parser (mdc-slurmcheck):
  * $MDC_SLURMCHECK_HELPER (set, even empty: that one or none), the
  * installed $(pkglibexecdir)/mdc-slurmcheck, then the running program's

@@ -240,6 +240,33 @@ out:
 	return rc;
 }
 
+int mdc_jobs_interval_parse(const char *s, bool zero_ok, const char *what, long *secs,
+			    struct mdc_ctx *ctx)
+{
+	unsigned long v;
+
+	if (!s || !jobs_num(s, strlen(s), &v) || v > MDC_JOBS_INTERVAL_MAX || (!v && !zero_ok))
+		return mdc_fail(ctx, MDC_ERR_INVAL, "%s '%s': give seconds, %d to %d%s", what,
+				s ? s : "", zero_ok ? 0 : 1, MDC_JOBS_INTERVAL_MAX,
+				zero_ok ? " (0: off)" : "");
+	*secs = (long) v;
+	return 0;
+}
+
+int mdc_jobs_interval_load(const char *path, long *secs, struct mdc_ctx *ctx)
+{
+	char *v = NULL;
+	int rc;
+
+	*secs = 0;
+	if ((rc = mdc_managed_conf_get(path, "JobWaitEnforceInterval", true, &v, ctx)))
+		return rc;
+	if (v && *v && (rc = mdc_jobs_interval_parse(v, true, "JobWaitEnforceInterval", secs, ctx)))
+		mdc_ctx_prefix(ctx, "%s", path);
+	free(v);
+	return rc;
+}
+
 int mdc_jobs_resolve(const struct mdc_jobs_request *req, const char *parts,
 		     const char *default_part, const struct mdc_jobs_site *site,
 		     bool (*has_part)(const char *name, void *arg), void *arg,

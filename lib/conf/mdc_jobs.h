@@ -19,6 +19,7 @@
 #ifndef MDC_JOBS_H
 #define MDC_JOBS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +92,16 @@ int mdc_jobs_site_parse(const char *max_wait, const char *defaults, struct mdc_j
 int mdc_jobs_site_load(const char *path, struct mdc_jobs_site *site, struct mdc_ctx *ctx);
 void mdc_jobs_site_free(struct mdc_jobs_site *site);
 
+/* Seconds between two enforcement cycles: a whole number, 1 ..
+ * MDC_JOBS_INTERVAL_MAX (0 too when ZERO_OK: enforcement off).  WHAT names
+ * the value in the message ("--interval", "JobWaitEnforceInterval"). */
+#define MDC_JOBS_INTERVAL_MAX 86400
+int mdc_jobs_interval_parse(const char *s, bool zero_ok, const char *what, long *secs,
+			    struct mdc_ctx *ctx);
+/* JobWaitEnforceInterval of the mdc.conf at PATH (mdcd's enforcement
+ * loop): *SECS 0 when absent or empty (off). */
+int mdc_jobs_interval_load(const char *path, long *secs, struct mdc_ctx *ctx);
+
 /* The job's policy: the user's request REQ over the site default for its
  * partition request PARTS (Slurm's comma list; NULL/"" means DEFAULT_PART).
  * HAS_PART (may be NULL) says whether a partition exists in the managed
@@ -138,6 +149,8 @@ const char *mdc_jobs_verdict_name(enum mdc_jobs_verdict v);
 
 struct mdc_jobs_entry {
 	uint32_t job_id;
+	char id[72];			/* for people: "123", or "123_[4-9]" for the
+					 * pending tasks of an array (cut if long) */
 	uint32_t user_id;
 	const char *partition;		/* borrowed, valid during the callback */
 	const char *state;		/* PENDING, RUNNING, ... */
@@ -164,13 +177,19 @@ typedef void (*mdc_jobs_report_fn)(const struct mdc_jobs_entry *e, void *arg);
  * Partition=FALLBACK and the record marked expired=fell-back) or fail (the
  * record marked expired=cancelled, then slurm_kill_job).  With ACT false
  * nothing is changed (the listing).  NOW is the clock to judge by.
- * Idempotent: a job already moved is DONE, a job that already finished is
- * left alone, and "already done" answers from a second enforcer count as
- * success.  REPORT (may be NULL) sees every job with a policy; STATS (may
+ * Idempotent and safe beside a second enforcer: each due job is loaded
+ * again (slurm_load_job) and judged on that fresh record just before the
+ * action, so a job another enforcer already moved is DONE, one that
+ * started or ended meanwhile is left alone (STARTED), and "already done"
+ * answers to the action itself are not failures.  A job array's record
+ * of pending tasks is acted on by those tasks only (123_[4-9]), never by
+ * the array's number, which would reach its running tasks too.  STOP (may be NULL):
+ * once *STOP is set, no further job is acted on (they stay DUE).  REPORT (may be NULL) sees every job with a policy; STATS (may
  * be NULL) is filled.  The caller has called slurm_init() (libslurm exits
  * the process when slurm.conf cannot be read: check it first).  Errors: MDC_ERR_IO when the jobs cannot be loaded
  * (CTX says why); failures on single jobs are reported, not returned. */
-int mdc_jobs_enforce_cycle(bool act, time_t now, mdc_jobs_report_fn report, void *arg,
-			   struct mdc_jobs_stats *stats, struct mdc_ctx *ctx);
+int mdc_jobs_enforce_cycle(bool act, time_t now, const volatile sig_atomic_t *stop,
+			   mdc_jobs_report_fn report, void *arg, struct mdc_jobs_stats *stats,
+			   struct mdc_ctx *ctx);
 
 #endif

@@ -18,7 +18,7 @@ need_root
 # the test's users must reach the lab's sockets through the test directory
 chmod 0755 "$TEST_DIR"
 lab_up --managed --broker
-plan 59
+plan 64
 
 MDCCTL=$top_builddir/mdcctl
 MDCD=$top_builddir/mdcd
@@ -200,6 +200,26 @@ like "$(grep '^PartitionName=debug' "$SLURM_CONF")" "MaxTime=30( |$)" \
 	"the regenerated slurm.conf keeps MaxTime=30"
 pmax() { scontrol show partition debug --oneliner | grep -q "MaxTime=$1"; }
 ok "slurmctld runs with MaxTime=30" wait_until 10 pmax 00:30:00
+
+# --- a raw PATCH of the cluster keeps the spec before it, so rollback works
+printf '{"labels":{"raw":"patch"}}\n' >"$TEST_DIR/raw.json"
+chmod 0644 "$TEST_DIR/raw.json"
+syncs=$(lab_syncs)
+out=$(run_as "$admin" "$MDCCTL" update "$TEST_DIR/raw.json" --update-mask labels); rc=$?
+is "$rc" 0 "a raw PATCH of the cluster through mdcd"
+lab_wait_sync "$syncs" 60 || diag "no reload after the raw PATCH"
+last=$(tail -1 "$audit")
+id3=$(jq -r .id <<<"$last")
+is "$(jq -r --arg c "$MDC_CLUSTER" '[.op, .method, .cluster == $c, (.before | test("^sha256:[0-9a-f]{64}$"))] | join(" ")' <<<"$last")" \
+	"call PATCH true true" "its record names the cluster and the digest of the spec before"
+is "$(jq -r '.labels.raw // "none"' "$LAB_DIR/state/mdcd/specs/$id3.before.json" 2>&1)" none \
+	"the spec before the raw write is kept"
+syncs=$(lab_syncs)
+out=$(run_as "$admin" "$MDCCTL" --yes rollback "$id3"); rc=$?
+is "$rc" 0 "rollback $id3 undoes the raw write"
+is "$(as "$admin" "$MDCCTL" --format json describe | jq -r '.labels.raw // "none"')" none \
+	"the label it set is gone"
+lab_wait_sync "$syncs" 60 || diag "no reload after the rollback of the raw write"
 
 # --- mdc-scontrol through the broker (root: the live update needs it)
 syncs=$(lab_syncs)

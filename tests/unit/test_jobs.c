@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "mdc_jobs.h"
 
@@ -200,6 +202,55 @@ static void test_escape(void **state)
 	assert_string_equal(buf + strlen(buf) - 3, "...");
 }
 
+/* mdcd's JobWaitEnforceInterval and mdcctl's --interval: one rule */
+static void test_interval(void **state)
+{
+	char path[] = "/tmp/test_jobs.XXXXXX";
+	struct mdc_ctx ctx = { 0 };
+	long v = -1;
+	int fd;
+
+	(void) state;
+	assert_int_equal(mdc_jobs_interval_parse("30", false, "--interval", &v, &ctx), 0);
+	assert_int_equal(v, 30);
+	assert_int_equal(mdc_jobs_interval_parse("0", true, "X", &v, &ctx), 0);
+	assert_int_equal(v, 0);
+	static const struct { const char *s; bool zero_ok; const char *msg; } bad[] = {
+		{ "0", false, "--interval '0': give seconds, 1 to 86400" },
+		{ "86401", true, "--interval '86401': give seconds, 0 to 86400 (0: off)" },
+		{ "30s", true, "'30s'" }, { "-1", true, "'-1'" }, { "", true, "''" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&ctx, 0, sizeof(ctx));
+		assert_int_equal(mdc_jobs_interval_parse(bad[i].s, bad[i].zero_ok, "--interval", &v,
+							 &ctx), MDC_ERR_INVAL);
+		assert_non_null(strstr(ctx.msg, bad[i].msg));
+	}
+	/* from mdc.conf: absent is off, a bad value names the file and key */
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_int_equal(write(fd, "JobWaitMax = 1h\n", 16), 16);
+	close(fd);
+	v = -1;
+	assert_int_equal(mdc_jobs_interval_load(path, &v, &ctx), 0);
+	assert_int_equal(v, 0);
+	assert_true((fd = open(path, O_WRONLY | O_APPEND)) >= 0);
+	assert_int_equal(write(fd, "jobwaitenforceinterval = 45\n", 28), 28);
+	close(fd);
+	assert_int_equal(mdc_jobs_interval_load(path, &v, &ctx), 0);
+	assert_int_equal(v, 45);
+	assert_true((fd = open(path, O_WRONLY | O_APPEND)) >= 0);
+	assert_int_equal(write(fd, "JobWaitEnforceInterval = 1m\n", 28), 28);
+	close(fd);
+	memset(&ctx, 0, sizeof(ctx));
+	assert_int_equal(mdc_jobs_interval_load(path, &v, &ctx), MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, path));
+	assert_non_null(strstr(ctx.msg, "JobWaitEnforceInterval '1m'"));
+	unlink(path);
+	v = -1;
+	assert_int_equal(mdc_jobs_interval_load(path, &v, &ctx), 0);
+	assert_int_equal(v, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_interval),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

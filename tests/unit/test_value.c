@@ -218,6 +218,7 @@ static void test_verdict_text(void **state)
 	struct mdc_slurmcheck_opts o = { .no_slurm = true };
 	struct mdc_slurmcheck r;
 	struct mdc_ctx ctx;
+	char libbuf[4096];
 
 	(void) state;
 	mdc_ctx_clear(&ctx);
@@ -234,7 +235,7 @@ static void test_verdict_text(void **state)
 	/* Slurm's own parser, when installed */
 	o.no_slurm = false;
 	assert_int_equal(mdc_slurmcheck_text(BASE "SelectTypeParameters=CR_Cores\n", "t", &o, &r, &ctx), 0);
-	if (mdc_slurmcheck_library()) {
+	if (mdc_slurmcheck_library(libbuf, sizeof(libbuf))) {
 		assert_true(r.ran_slurm);
 		/* under ASan Slurm's words are garbled (no RTLD_DEEPBIND) */
 		if (!SANITIZED)
@@ -254,6 +255,7 @@ static void test_verdict_change(void **state)
 	json_object *bad = spec("{\"PreemptMode\":\"REQUEUE\"}");
 	json_object *bad2 = spec("{\"PreemptMode\":\"REQUEUE\",\"PriorityWeightAge\":\"10\"}");
 	struct mdc_ctx ctx;
+	char libbuf[4096];
 	int fd = mkstemp(path);
 
 	(void) state;
@@ -266,7 +268,7 @@ static void test_verdict_change(void **state)
 			 MDC_ERR_REFUSED);
 	assert_non_null(strstr(ctx.msg, "needs a PreemptType"));
 	assert_non_null(strstr(ctx.msg, "nothing was sent"));
-	if (mdc_slurmcheck_library() && !SANITIZED)
+	if (mdc_slurmcheck_library(libbuf, sizeof(libbuf)) && !SANITIZED)
 		assert_non_null(strstr(ctx.msg, "PreemptType and PreemptMode values incompatible"));
 	assert_true(refused.n >= 1);
 	mdc_strv_free(&refused);

@@ -61,7 +61,7 @@ static void jobs_list_row(const struct mdc_jobs_entry *e, void *arg)
 		snprintf(rem, sizeof(rem), "%lds", e->remaining > 0 ? e->remaining : 0);
 	else
 		snprintf(rem, sizeof(rem), "-");
-	printf("%-10u %-14s %-10s %-18s %-8u %-10s %s\n", e->job_id,
+	printf("%-10s %-14s %-10s %-18s %-8u %-10s %s\n", e->id,
 	       mdc_jobs_log_escape(e->partition, part, sizeof(part)), e->state,
 	       mdc_jobs_log_escape(e->reason, reason, sizeof(reason)), e->policy.wait, rem,
 	       jobs_next(e, next, sizeof(next)));
@@ -81,13 +81,13 @@ static void jobs_enforce_row(const struct mdc_jobs_entry *e, void *arg)
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", gmtime_r(&now, &tm));
 	mdc_jobs_log_escape(e->partition, part, sizeof(part));
 	if (e->verdict == MDC_JOBS_FELL_BACK)
-		printf("%s job %u: waited %u s in %s: moved to partition %s\n", when, e->job_id,
+		printf("%s job %s: waited %u s in %s: moved to partition %s\n", when, e->id,
 		       e->policy.wait, part, e->policy.fallback);
 	else if (e->verdict == MDC_JOBS_CANCELLED)
-		printf("%s job %u: waited %u s in %s: cancelled (on-timeout=fail)\n", when,
-		       e->job_id, e->policy.wait, part);
+		printf("%s job %s: waited %u s in %s: cancelled (on-timeout=fail)\n", when,
+		       e->id, e->policy.wait, part);
 	else {
-		fprintf(stderr, "mdcctl: error: job %u: %s\n", e->job_id, e->msg);
+		fprintf(stderr, "mdcctl: error: job %s: %s\n", e->id, e->msg);
 		(*failed)++;
 	}
 }
@@ -99,7 +99,7 @@ static int jobs_list(struct mdcctl *g)
 
 	printf("%-10s %-14s %-10s %-18s %-8s %-10s %s\n", "JOBID", "PARTITION", "STATE",
 	       "REASON", "WAIT", "REMAINING", "NEXT");
-	if (mdc_jobs_enforce_cycle(false, time(NULL), jobs_list_row, NULL, &st, &ctx))
+	if (mdc_jobs_enforce_cycle(false, time(NULL), NULL, jobs_list_row, NULL, &st, &ctx))
 		return mdcctl_fail(g, &ctx);
 	return 0;
 }
@@ -113,7 +113,7 @@ static int jobs_enforce(struct mdcctl *g, bool once, long interval)
 	for (;;) {
 		failed = 0;
 		mdc_ctx_clear(&ctx);
-		if (mdc_jobs_enforce_cycle(true, time(NULL), jobs_enforce_row, &failed, &st, &ctx)) {
+		if (mdc_jobs_enforce_cycle(true, time(NULL), &mdcctl_interrupted, jobs_enforce_row, &failed, &st, &ctx)) {
 			if (once)
 				return mdcctl_fail(g, &ctx);
 			fprintf(stderr, "mdcctl: error: %s (retrying in %ld s)\n", ctx.msg, interval);
@@ -150,7 +150,6 @@ int cmd_jobs(struct mdcctl *g, int argc, char **argv)
 {
 	bool once = false;
 	long interval = 30;
-	char *end;
 	int i = 1, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "--help")) {
@@ -170,11 +169,10 @@ int cmd_jobs(struct mdcctl *g, int argc, char **argv)
 		if (!strcmp(argv[i], "--once")) {
 			once = true;
 		} else if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
-			errno = 0;
-			interval = strtol(argv[++i], &end, 10);
-			if (errno || *end || end == argv[i] || interval < 1 || interval > 86400)
-				return mdcctl_usage(g, "--interval '%s': give seconds, 1 to 86400",
-						    argv[i]);
+			struct mdc_ctx ctx = { 0 };
+
+			if (mdc_jobs_interval_parse(argv[++i], false, "--interval", &interval, &ctx))
+				return mdcctl_usage(g, "%s", ctx.msg);
 		} else {
 			return mdcctl_usage(g, "unknown jobs enforce argument '%s'\n%s", argv[i],
 					    jobs_usage);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <curl/curl.h>
 #include "mdc_broker.h"
+#include "mdc_jobs.h"
 #include "mdc_log.h"
 #include "mdc_str.h"
 #include "mdcd.h"
@@ -121,13 +122,23 @@ int mdcd_settings_copy(struct mdcd *d, struct mdc_settings *out)
 	return rc;
 }
 
+/* JobWaitEnforceInterval of the settings file S was read from (none: 0). */
+static int mdcd_interval_read(const struct mdc_settings *s, long *secs, struct mdc_ctx *ctx)
+{
+	*secs = 0;
+	return s->conf_path ? mdc_jobs_interval_load(s->conf_path, secs, ctx) : 0;
+}
+
 static void mdcd_reload(struct mdcd *d)
 {
 	struct mdc_settings s, old;
 	struct mdc_ctx ctx;
+	long interval;
 
 	mdc_ctx_clear(&ctx);
-	if (mdcd_settings_read(d, &s, &ctx)) {
+	/* mdc_settings_free leaves S empty: freeing it twice is harmless */
+	if (mdcd_settings_read(d, &s, &ctx) || mdcd_interval_read(&s, &interval, &ctx)) {
+		mdc_settings_free(&s);
 		mdcd_log(LOG_ERR, "SIGHUP: %s; keeping the previous settings", ctx.msg);
 		return;
 	}
@@ -136,6 +147,7 @@ static void mdcd_reload(struct mdcd *d)
 	d->s = s;
 	pthread_rwlock_unlock(&d->settings_lock);
 	mdc_settings_free(&old);
+	mdcd_enforce_set(d, interval);
 	mdcd_log(LOG_INFO, "SIGHUP: settings read again (AdminGroups=%s AdminFromSlurm=%s)",
 		 s.admin_groups ? s.admin_groups : "", s.admin_from_slurm ? s.admin_from_slurm : "no");
 }
@@ -342,11 +354,13 @@ int main(int argc, char **argv)
 		.settings_lock = PTHREAD_RWLOCK_INITIALIZER,
 		.active_lock = PTHREAD_MUTEX_INITIALIZER, .active_cond = PTHREAD_COND_INITIALIZER,
 		.clusters_lock = PTHREAD_MUTEX_INITIALIZER, .audit_lock = PTHREAD_MUTEX_INITIALIZER,
+		.enforce_lock = PTHREAD_MUTEX_INITIALIZER,
 	};
 	struct mdc_ctx ctx;
 	sigset_t sigs;
 	int c, lfd = -1, sfd = -1, rc = 1;
 	bool verbose = false;
+	long interval = 0;
 
 	mdc_ctx_clear(&ctx);
 	mdc_log_init("mdcd");
@@ -388,8 +402,9 @@ int main(int argc, char **argv)
 		if (setenv("MDC_CONF", d.conf_path, 1))
 			return 1;
 	}
-	if (mdcd_settings_read(&d, &d.s, &ctx)) {
+	if (mdcd_settings_read(&d, &d.s, &ctx) || mdcd_interval_read(&d.s, &interval, &ctx)) {
 		fprintf(stderr, "mdcd: error: %s\n", ctx.msg);
+		mdc_settings_free(&d.s);
 		return mdc_exit_code(ctx.err);
 	}
 	/* sacctmgr (AdminFromSlurm) reads the same slurm.conf as we do */
@@ -440,6 +455,13 @@ int main(int argc, char **argv)
 		mdcd_log(LOG_ERR, "signalfd: %s", strerror(errno));
 		goto out;
 	}
+	/* after the fork of daemonizing (threads do not survive it) and after
+	 * the signal mask (the thread inherits it: signals reach signalfd) */
+	mdcd_enforce_set(&d, interval);
+	if (mdcd_enforce_start(&d)) {
+		mdcd_log(LOG_ERR, "cannot start the job wait enforcement thread");
+		goto out;
+	}
 	mdcd_log(LOG_INFO, "ready on %s (state in %s, cluster %s)", d.socket_path, d.state_dir,
 		 d.s.cluster ? d.s.cluster : "any");
 	if (d.foreground && !d.logfile)
@@ -469,6 +491,7 @@ int main(int argc, char **argv)
 	close(lfd);
 	lfd = -1;
 	unlink(d.socket_path);
+	mdcd_enforce_stop(&d);
 	mdcd_drain(&d);
 	/* reads still being answered hold no writer lock, but may ask for one:
 	 * free the table only when no connection is left */
@@ -479,6 +502,8 @@ int main(int argc, char **argv)
 	mdcd_log(LOG_INFO, "stopped");
 	rc = 0;
 out:
+	d.stopping = 1;
+	mdcd_enforce_stop(&d);
 	if (lfd >= 0)
 		close(lfd);
 	if (sfd >= 0)

@@ -35,6 +35,15 @@ struct mdcd {
 	pthread_mutex_t clusters_lock;
 	struct mdcd_cluster_lock *clusters;
 
+	/* the job wait enforcement thread (mdcd_enforce.c): JobWaitEnforceInterval
+	 * seconds (0: off), changed on SIGHUP; ENFORCE_GEN counts the changes */
+	pthread_mutex_t enforce_lock;
+	pthread_cond_t enforce_cond;
+	pthread_t enforce_thread;
+	bool enforce_started;
+	long enforce_interval;
+	long enforce_gen;
+
 	/* the audit log: ids are its line numbers */
 	pthread_mutex_t audit_lock;
 	long audit_next;
@@ -65,6 +74,15 @@ void mdcd_cluster_mutexes_free(struct mdcd *d);
  * the rule that allowed. */
 bool mdcd_may_write(const struct mdc_settings *s, const struct mdcd_peer *peer,
 		    char *why, size_t whysz);
+
+/* mdcd_enforce.c: start the enforcement thread (after daemonizing);
+ * 0 or -1.  It idles while the interval is 0. */
+int mdcd_enforce_start(struct mdcd *d);
+/* A new interval (seconds, 0: off), logged when it changes. */
+void mdcd_enforce_set(struct mdcd *d, long interval);
+/* After D->stopping is set: wake the thread and join it (its cycle in
+ * progress acts on no further job). */
+void mdcd_enforce_stop(struct mdcd *d);
 
 /* mdcd_audit.c.  Open (create) the state directory and count the log. */
 int mdcd_audit_init(struct mdcd *d, struct mdc_ctx *ctx);

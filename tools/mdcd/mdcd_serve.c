@@ -350,16 +350,21 @@ out:
 }
 
 /* A raw write (create, delete, a PATCH with an explicit mask, persistent
- * resources): authorised, serialised on its path, recorded. */
+ * resources): authorised, serialised on its path, recorded.  A PATCH or
+ * DELETE of a cluster itself keeps the spec before it, as an update does,
+ * so that `mdcctl rollback` can return to it. */
 static int op_call(struct mdcd_req *r, json_object **result, struct mdc_ctx *ctx)
 {
 	const char *path = mdc_json_get_str(r->body, "path", NULL);
 	const char *method = mdc_json_get_str(r->body, "method", "");
 	static const char *const methods[] = { "POST", "PATCH", "DELETE", NULL };
 	struct mdc_client *c = NULL;
-	json_object *resp = NULL, *e = NULL;
+	json_object *resp = NULL, *e = NULL, *before = NULL;
 	pthread_mutex_t *mx = NULL;
-	bool known = false;
+	const char *name;
+	struct mdc_ctx tmp;
+	bool known = false, on_cluster;
+	char *dig;
 	int rc;
 
 	for (size_t i = 0; methods[i]; i++)
@@ -369,15 +374,21 @@ static int op_call(struct mdcd_req *r, json_object **result, struct mdc_ctx *ctx
 	if ((rc = mdcd_check_path(r, path, ctx)) || (rc = mdcd_authorize(r, method, ctx)) ||
 	    (rc = mdcd_client(r, &c, ctx)))
 		goto out;
-	if (!(mx = mdcd_cluster_mutex(r->d, path + strcspn(path, "/") + 1))) {
+	/* the path after its version: the key of the writer mutex */
+	name = path + strcspn(path, "/") + 1;
+	on_cluster = strcmp(method, "POST") && !mdc_cluster_name_split(name, NULL, NULL, NULL, NULL);
+	if (!(mx = mdcd_cluster_mutex(r->d, name))) {
 		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	pthread_mutex_lock(mx);
 	mdcd_writes(r->d, 1);
+	mdc_ctx_clear(&tmp);
+	if (on_cluster && mdc_cluster_get(c, name, &before, &tmp))
+		mdcd_log(LOG_ERR, "cannot read '%s' before the write: %s", name, tmp.msg);
 	rc = mdc_api_call(c, method, path, mdc_json_get_str(r->body, "query", NULL),
 			  mdc_json_get(r->body, "body"), &resp, ctx);
-	if ((e = mdcd_entry(r, "call", NULL))) {
+	if ((e = mdcd_entry(r, "call", on_cluster ? name : NULL))) {
 		json_object_object_add(e, "method", json_object_new_string(method));
 		json_object_object_add(e, "path", json_object_new_string(path));
 		if (mdc_json_get_str(r->body, "query", NULL))
@@ -386,7 +397,12 @@ static int op_call(struct mdcd_req *r, json_object **result, struct mdc_ctx *ctx
 		json_object_object_add(e, "operation", json_object_new_string(
 			mdc_json_get_str(resp, "name", "")));
 		mdcd_entry_result(e, ctx);
-		mdcd_audit_append(r->d, e, NULL, NULL);
+		/* the spec after is the operation's to make: only the one before
+		 * is kept (what a rollback returns to) */
+		if ((dig = mdcd_spec_digest(before)))
+			json_object_object_add(e, "before", json_object_new_string(dig));
+		free(dig);
+		mdcd_audit_append(r->d, e, before, NULL);
 	}
 	mdcd_writes(r->d, -1);
 	pthread_mutex_unlock(mx);
@@ -396,6 +412,7 @@ static int op_call(struct mdcd_req *r, json_object **result, struct mdc_ctx *ctx
 		resp = NULL;
 	}
 out:
+	json_object_put(before);
 	json_object_put(e);
 	json_object_put(resp);
 	mdc_client_free(c);
