@@ -7,7 +7,7 @@
 js=$top_builddir/plugins/job_submit/.libs/job_submit_mdc.so
 sp=$top_builddir/plugins/spank/.libs/spank_mdc.so
 command -v nm >/dev/null || skip_all "nm is not installed (binutils)"
-plan 9
+plan 11
 
 defined() { nm -D --defined-only "$1" | awk '{print $3}' | sort; }
 printf '%s\n' fini init job_modify job_submit plugin_name plugin_type plugin_version \
@@ -27,6 +27,8 @@ for so in "$js" "$sp"; do
 	needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 	unlike "$needed" 'libslurm' "$n links no libslurm (needs: $needed)"
 	unlike "$needed" 'libcurl|libyaml|libmicrohttpd' "$n pulls in no HTTP/YAML library"
+	# every library is mapped by each sbatch/srun/salloc (bench/sbatch.sh)
+	unlike "$needed" 'json' "$n pulls in no JSON library"
 	undef=$(nm -D --undefined-only "$so" | awk '{print $2}')
 	like "$undef" '^slurm_(info|error)$' "$n leaves Slurm's logging to the host"
 done

@@ -134,6 +134,23 @@ static void test_conf_get(void **state)
 	assert_null(v);
 	assert_int_equal(mdc_managed_conf_get(missing, "Cluster", false, &v, &ctx), MDC_ERR_IO);
 	assert_null(v);
+	/* several keys in one read (spank_mdc's Cluster and Endpoint) */
+	{
+		const char *keys[] = { "Cluster", "JobSubmitMode", "Endpoint" };
+		char *vals[3] = { NULL, NULL, NULL };
+
+		assert_int_equal(mdc_managed_conf_getv(p, keys, 3, false, vals, &ctx), 0);
+		assert_null(vals[0]);
+		assert_string_equal(vals[1], "warn");
+		assert_string_equal(vals[2], "http://127.0.0.1:8080");
+		free(vals[1]);
+		free(vals[2]);
+		assert_int_equal(mdc_managed_conf_getv(missing, keys, 3, true, vals, &ctx), 0);
+		assert_true(!vals[0] && !vals[1] && !vals[2]);
+		assert_int_equal(mdc_managed_conf_getv(missing, keys, 3, false, vals, &ctx),
+				 MDC_ERR_IO);
+		assert_true(!vals[0] && !vals[1] && !vals[2]);
+	}
 	free(missing);
 	free(p);
 }
