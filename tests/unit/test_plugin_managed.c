@@ -134,6 +134,22 @@ static void test_conf_get(void **state)
 	assert_null(v);
 	assert_int_equal(mdc_managed_conf_get(missing, "Cluster", false, &v, &ctx), MDC_ERR_IO);
 	assert_null(v);
+	/* a file whose st_size says 0 and holds more than the first buffer
+	 * (mdc_read_regular grows it) */
+	{
+		char *text = NULL;
+		size_t len = 0;
+
+		assert_int_equal(mdc_read_regular("/proc/self/smaps", 1 << 24, 0, &text, &len,
+						  &ctx), 0);
+		assert_true(len > 4096);
+		assert_int_equal(strlen(text), len);
+		free(text);
+		assert_int_equal(mdc_read_regular("/proc/self/smaps", 4096, 0, &text, &len, &ctx),
+				 MDC_ERR_IO);
+		assert_null(text);
+		mdc_ctx_clear(&ctx);
+	}
 	/* several keys in one read (spank_mdc's Cluster and Endpoint) */
 	{
 		const char *keys[] = { "Cluster", "JobSubmitMode", "Endpoint" };
