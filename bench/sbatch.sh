@@ -2,18 +2,20 @@
 # bench/sbatch.sh - what the plugins cost a submission, and what one
 # enforcement cycle costs, in one run on two real Slurm labs (root).
 #
-# 1. sbatch throughput: ROUNDS rounds, each one batch of K held submissions
-#    (sbatch -H, nothing runs) to a lab with job_submit/mdc and spank_mdc.so
-#    (with a wait policy on every job, so the whole path runs) and one to a
-#    lab without plugins, the order alternating between rounds (A B, B A,
-#    ...) so that a drift in the machine's load falls on both sides.  The
-#    ratio with/without of each round's rate; printed: the median over the
-#    rounds (goal >= 0.98) and their range.  On a shared, loaded machine
-#    the wall time of one sbatch (mostly waiting: munge, slurmctld) varies
-#    far more than the 2% looked for, so the line also gives the ratio of
-#    the CPU time (user+sys) of the sbatch processes without/with, which
-#    load disturbs less, and slurmctld's CPU per submission on each side
-#    (where job_submit/mdc runs; /proc ticks, coarse).
+# 1. sbatch throughput: K x ROUNDS held submissions (sbatch -H, nothing
+#    runs) to a lab with job_submit/mdc and spank_mdc.so (with a wait
+#    policy on every job, so the whole path runs) and as many to a lab
+#    without plugins, interleaved one by one, the order of each pair
+#    alternating (A B, B A, ...) so that a drift in the machine's load falls
+#    on both sides.  The ratio printed is the median job time without/with
+#    (goal >= 0.98), which a burst of load on a few jobs does not move,
+#    with the ratio of the total times and the median over batches of K.
+#    On a shared, loaded machine the wall time of one sbatch (mostly
+#    waiting: munge, slurmctld) varies far more than the 2% looked for, so
+#    the line also gives the ratio of the CPU time (user+sys) of the sbatch
+#    processes without/with, which load disturbs less, and slurmctld's CPU
+#    per submission on each side (where job_submit/mdc runs; /proc ticks,
+#    coarse).
 # 2. the CPU time (user+sys of the mdcctl process, not slurmctld's) of one
 #    `mdcctl jobs enforce --once` over N pending jobs that all carry a
 #    policy (pending in a DOWN partition, wait not expired: the cycle
@@ -54,73 +56,63 @@ ctld_cpu() {
 	stat=${stat##*) }	# fields from the 3rd on: utime is the 12th here
 	awk '{ print $12 + $13 }' <<<"$stat"
 }
-# batch CONF ARGS...: K held submissions; prints "WALL SBATCH_CPU CTLD_TICKS"
-# (seconds, seconds, ticks).  The sbatch processes' CPU is what `times`
-# reports for the children of the subshell that ran them.
-batch() {
-	local conf=$1 t0 t1 c0 c1 cpu
-	shift
-	c0=$(ctld_cpu "$conf")
-	t0=$EPOCHREALTIME
-	cpu=$(
-		for ((i = 0; i < k; i++)); do
-			SLURM_CONF=$conf sbatch -H -t 1 "$@" --wrap true >/dev/null
-		done
-		times	# (not in a pipeline: that would be another subshell)
+# one SIDE CONF ARGS...: one held submission; appends "SIDE WALL CPU" to
+# $out (seconds).  CPU: user+sys of the sbatch process, from `times` in
+# the subshell that ran it (not in a pipeline: that is another subshell).
+one() {
+	local side=$1 conf=$2 t
+	shift 2
+	t=$(
+		t0=$EPOCHREALTIME
+		SLURM_CONF=$conf sbatch -H -t 1 "$@" --wrap true >/dev/null
+		t1=$EPOCHREALTIME
+		times
+		echo "$t0 $t1"
 	)
-	cpu=${cpu#*$'\n'}
-	t1=$EPOCHREALTIME
-	c1=$(ctld_cpu "$conf")
-	# times: "0m1.234s 0m0.567s" (user sys of the children)
-	awk -v a="$t0" -v b="$t1" -v c="$cpu" -v c0="$c0" -v c1="$c1" 'BEGIN {
-		n = split(c, f, /[ms]+/)
-		printf "%.6f %.6f %d\n", b - a, f[1] * 60 + f[2] + f[3] * 60 + f[4], c1 - c0
-	}'
+	# "0m0.001s 0m0.002s" (self), "0m0.010s 0m0.012s" (children), "T0 T1"
+	awk -v side="$side" 'NR == 2 { split($0, f, /[ms ]+/); cpu = f[1] * 60 + f[2] + f[3] * 60 + f[4] }
+		NR == 3 { printf "%s %.6f %.6f\n", side, $2 - $1, cpu }' <<<"$t" >>"$out"
 }
-out=$dir/rounds
-: >"$out"
+w_args=(--mdc-wait-time=1h --mdc-on-timeout=fail)
+out=$dir/jobs
 # warm up both (page cache, slurmctld's first-job paths): not counted
-k_all=$k k=3
-batch "$with" --mdc-wait-time=1h --mdc-on-timeout=fail >/dev/null
-batch "$without" >/dev/null
-k=$k_all
-for ((r = 0; r < rounds; r++)); do
-	if ((r % 2 == 0)); then
-		w=$(batch "$with" --mdc-wait-time=1h --mdc-on-timeout=fail)
-		o=$(batch "$without")
-	else
-		o=$(batch "$without")
-		w=$(batch "$with" --mdc-wait-time=1h --mdc-on-timeout=fail)
-	fi
-	echo "$w $o" >>"$out"
+for ((i = 0; i < 3; i++)); do
+	one w "$with" "${w_args[@]}"
+	one o "$without"
 done
+: >"$out"
+c0w=$(ctld_cpu "$with") c0o=$(ctld_cpu "$without")
+# pairs in alternating order: a drift in the machine's load falls on both
+for ((i = 0; i < k * rounds; i++)); do
+	if ((i % 2 == 0)); then
+		one w "$with" "${w_args[@]}"
+		one o "$without"
+	else
+		one o "$without"
+		one w "$with" "${w_args[@]}"
+	fi
+done
+ctw=$(($(ctld_cpu "$with") - c0w)) cto=$(($(ctld_cpu "$without") - c0o))
 SLURM_CONF=$with scancel -u root
 SLURM_CONF=$without scancel -u root
-hz=$(getconf CLK_TCK)
-# each line: with (wall cpu ticks), without (wall cpu ticks)
-awk -v k="$k" -v rounds="$rounds" -v hz="$hz" '
+awk -v k="$k" -v hz="$(getconf CLK_TCK)" -v ctw="$ctw" -v cto="$cto" '
 function median(a, n,   i, j, t) {
-	for (i = 2; i <= n; i++)	# insertion sort: n is small
+	for (i = 2; i <= n; i++)	# insertion sort: a few hundred values
 		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-{
-	n++
-	ratio[n] = $4 / $1; cpu[n] = $5 / $2
-	rw[n] = k / $1; ro[n] = k / $4
-	lo = n == 1 || ratio[n] < lo ? ratio[n] : lo
-	hi = n == 1 || ratio[n] > hi ? ratio[n] : hi
-	cw += $2; co += $5; tw += $3; to += $6
-}
+$1 == "w" { nw++; ww[nw] = $2; tw += $2; cw += $3; bw[int((nw - 1) / k)] += $2 }
+$1 == "o" { no++; wo[no] = $2; to += $2; co += $3; bo[int((no - 1) / k)] += $2 }
 END {
-	jobs = k * rounds
-	printf "%d held submissions each, %d rounds of %d, order alternating\n", jobs, rounds, k
-	printf "with job_submit/mdc + spank_mdc (wait policy): %.1f jobs/s (median round), sbatch CPU %.2f ms/job, slurmctld CPU %.2f ms/job\n",
-		median(rw, n), 1000 * cw / jobs, 1000 * tw / hz / jobs
-	printf "without plugins: %.1f jobs/s (median round), sbatch CPU %.2f ms/job, slurmctld CPU %.2f ms/job\n",
-		median(ro, n), 1000 * co / jobs, 1000 * to / hz / jobs
-	printf "ratio sbatch throughput with/without: %.3f (median of %d interleaved rounds, range %.3f..%.3f; sbatch CPU without/with %.3f, median %.3f; goal >= 0.98)\n",
-		median(ratio, n), n, lo, hi, co / cw, median(cpu, n)
+	for (r = 0; r * k < nw; r++) { nr++; rr[nr] = bo[r] / bw[r] }
+	mw = median(ww, nw); mo = median(wo, no); mr = median(rr, nr)
+	printf "%d held submissions each, in pairs of alternating order\n", nw
+	printf "with job_submit/mdc + spank_mdc (wait policy): %.1f ms/job (median), %.1f jobs/s overall, sbatch CPU %.2f ms/job, slurmctld CPU %.2f ms/job\n",
+		1000 * mw, nw / tw, 1000 * cw / nw, 1000 * ctw / hz / nw
+	printf "without plugins: %.1f ms/job (median), %.1f jobs/s overall, sbatch CPU %.2f ms/job, slurmctld CPU %.2f ms/job\n",
+		1000 * mo, no / to, 1000 * co / no, 1000 * cto / hz / no
+	printf "ratio sbatch throughput with/without: %.3f (median job time without/with; overall %.3f, median of %d batches of %d %.3f; sbatch CPU without/with %.3f; goal >= 0.98)\n",
+		mo / mw, to / tw, nr, k, mr, co / cw
 }' "$out"
 
 # enforcement cycle over N pending jobs with a policy
