@@ -173,13 +173,15 @@ const char *mdc_managed_default_path(void)
 	return p && *p ? p : MDC_MANAGED_SLURM_CONF;
 }
 
-int mdc_managed_conf_get(const char *path, const char *key, bool missing_ok,
-			 char **val, struct mdc_ctx *ctx)
+int mdc_managed_conf_getv(const char *path, const char *const *keys, size_t n,
+			  bool missing_ok, char **vals, struct mdc_ctx *ctx)
 {
 	char *text = NULL, *line, *next, *p, *eq, *v;
+	size_t i;
 	int rc = 0;
 
-	*val = NULL;
+	for (i = 0; i < n; i++)
+		vals[i] = NULL;
 	if (missing_ok && access(path, F_OK) != 0 && errno == ENOENT)
 		return 0;
 	/* never blocks (a FIFO here used to wedge every sbatch): a regular
@@ -194,20 +196,30 @@ int mdc_managed_conf_get(const char *path, const char *key, bool missing_ok,
 		if (!(eq = strchr(line, '=')))
 			continue;
 		*eq = '\0';
-		if (!mdc_key_eq(mdc_trim(line), key))
+		line = mdc_trim(line);
+		for (i = 0; i < n && !mdc_key_eq(line, keys[i]); i++)
+			;
+		if (i == n)
 			continue;
 		v = mdc_trim(eq + 1);
-		free(*val);
-		if (!(*val = strdup(v))) {
+		free(vals[i]);
+		if (!(vals[i] = strdup(v))) {
 			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
 	}
 out:
-	if (rc) {
-		free(*val);
-		*val = NULL;
-	}
+	if (rc)
+		for (i = 0; i < n; i++) {
+			free(vals[i]);
+			vals[i] = NULL;
+		}
 	free(text);
 	return rc;
+}
+
+int mdc_managed_conf_get(const char *path, const char *key, bool missing_ok,
+			 char **val, struct mdc_ctx *ctx)
+{
+	return mdc_managed_conf_getv(path, &key, 1, missing_ok, val, ctx);
 }

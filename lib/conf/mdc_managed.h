@@ -59,4 +59,9 @@ const char *mdc_managed_default_path(void);
 int mdc_managed_conf_get(const char *path, const char *key, bool missing_ok,
 			 char **val, struct mdc_ctx *ctx);
 
+/* The same for the N keys KEYS in one read of the file: VALS[i] for
+ * KEYS[i], each malloc'ed or NULL (all NULL on error). */
+int mdc_managed_conf_getv(const char *path, const char *const *keys, size_t n,
+			  bool missing_ok, char **vals, struct mdc_ctx *ctx);
+
 #endif

@@ -238,8 +238,8 @@ static const char *mdc_file_kind(mode_t m)
 int mdc_read_regular(const char *path, size_t max, unsigned flags, char **out, size_t *len,
 		     struct mdc_ctx *ctx)
 {
-	struct mdc_buf b = MDC_BUF_INIT;
-	char chunk[65536];
+	char *buf = NULL, *nb;
+	size_t have = 0, cap;
 	struct stat st;
 	int fd, rc = 0;
 	ssize_t n;
@@ -277,30 +277,45 @@ int mdc_read_regular(const char *path, size_t max, unsigned flags, char **out, s
 	}
 	if ((unsigned long long) st.st_size > max)
 		goto too_big;
-	/* read to the cap, not to st_size: the file may grow meanwhile */
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+	/* Straight into a heap buffer sized from st_size (one read for an
+	 * unchanged file), not through a large stack chunk: in a plugin every
+	 * new stack page is a page fault in each sbatch.  Read to the cap, not
+	 * to st_size: the file may grow meanwhile. */
+	cap = (size_t) st.st_size + 1 > 4096 ? (size_t) st.st_size + 1 : 4096;
+	for (;;) {
+		if (have == cap || !buf) {
+			if (buf && cap > max)
+				goto too_big;
+			if (buf)
+				cap = cap > max / 2 ? max + 1 : cap * 2;
+			if (!(nb = realloc(buf, cap + 1))) {
+				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "reading '%s': out of memory", path);
+				goto out;
+			}
+			buf = nb;
+		}
+		if ((n = read(fd, buf + have, cap - have)) == 0)
+			break;
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			rc = mdc_fail(ctx, MDC_ERR_IO, "cannot read '%s': %s", path, strerror(errno));
 			goto out;
 		}
-		if (b.len + (size_t) n > max)
-			goto too_big;
-		if (mdc_buf_add(&b, chunk, (size_t) n)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "reading '%s': out of memory", path);
-			goto out;
-		}
+		have += (size_t) n;
 	}
+	if (have > max)
+		goto too_big;
+	buf[have] = '\0';
 	if (len)
-		*len = b.len;
-	if (!(*out = b.s ? mdc_buf_release(&b) : strdup("")))
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "reading '%s': out of memory", path);
+		*len = have;
+	*out = buf;
+	buf = NULL;
 	goto out;
 too_big:
 	rc = mdc_fail(ctx, MDC_ERR_IO, "'%s' is larger than %zu bytes: refused", path, max);
 out:
-	mdc_buf_free(&b);
+	free(buf);
 	close(fd);
 	return rc;
 }

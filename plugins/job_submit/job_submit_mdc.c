@@ -55,7 +55,21 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg);
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid);
 
 #define MDC_JS "job_submit/mdc"
-#define MDC_MANAGED_ONLY_ENV "MDC_MANAGED_ONLY"
+/* Slurm forwards every SPANK option given in the job control environment
+ * as _SLURM_SPANK_OPTION_<plugin>_<option> (non-alphanumerics as '_'; the
+ * plugin is SPANK_PLUGIN(mdc, 1) of spank_mdc.c), with the raw value
+ * (none for a flag): spank_mdc.so sets no variable of its own for them.
+ * The names an older spank_mdc.so set are still read, after these. */
+#define JS_OPT(name) "_SLURM_SPANK_OPTION_mdc_" name
+static const struct {
+	const char *opt, *legacy;
+} js_opt_env[] = {
+	{ JS_OPT("mdc_wait_time"), MDC_JOBS_ENV_WAIT },
+	{ JS_OPT("mdc_on_timeout"), MDC_JOBS_ENV_ACTION },
+	{ JS_OPT("mdc_fallback_partition"), MDC_JOBS_ENV_FALLBACK },
+	{ JS_OPT("mdc_managed_only"), "MDC_MANAGED_ONLY" },
+};
+enum { JS_WAIT, JS_ACTION, JS_FALLBACK, JS_MANAGED_ONLY };
 
 static pthread_mutex_t js_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct mdc_managed *js_set;	/* NULL: unreadable file, fail open */
@@ -220,10 +234,19 @@ static const char *js_env(const job_desc_msg_t *d, const char *name)
 	return NULL;
 }
 
+/* The value of option WHICH (js_opt_env) as spank_mdc.so passed it, or
+ * NULL.  Borrowed. */
+static const char *js_opt(const job_desc_msg_t *d, int which)
+{
+	const char *v = js_env(d, js_opt_env[which].opt);
+
+	return v ? v : js_env(d, js_opt_env[which].legacy);
+}
+
 /* Did the submitter ask for --mdc-managed-only (spank_mdc.so)? */
 static bool js_managed_only(const job_desc_msg_t *d)
 {
-	return js_env(d, MDC_MANAGED_ONLY_ENV) != NULL;
+	return js_opt(d, JS_MANAGED_ONLY) != NULL;
 }
 
 static bool js_has_part(const char *name, void *arg)
@@ -247,11 +270,11 @@ static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
 	const char *v;
 	int rc = -1, bad = 0, which = 0;
 
-	if ((v = js_env(d, MDC_JOBS_ENV_WAIT)))
+	if ((v = js_opt(d, JS_WAIT)))
 		bad = mdc_jobs_duration_parse(v, &req.wait, ctx);
-	if (!bad && (v = js_env(d, MDC_JOBS_ENV_ACTION)) && ++which)
+	if (!bad && (v = js_opt(d, JS_ACTION)) && ++which)
 		bad = mdc_jobs_action_parse(v, &req.action, ctx);
-	if (!bad && (v = js_env(d, MDC_JOBS_ENV_FALLBACK)) && (which = 2) &&
+	if (!bad && (v = js_opt(d, JS_FALLBACK)) && (which = 2) &&
 	    !(bad = mdc_jobs_part_check(v, ctx)))
 		snprintf(req.fallback, sizeof(req.fallback), "%.*s", MDC_JOBS_PART_MAX - 1, v);
 	if (bad) {

@@ -14,17 +14,24 @@
  * Job wait policy (mdc_jobs.h): --mdc-wait-time=DURATION,
  * --mdc-on-timeout=fail|fall-back-to-on-demand and
  * --mdc-fallback-partition=NAME are checked when sbatch/srun/salloc parse
- * them (a bad value stops the command before anything is sent) and passed
- * to job_submit/mdc as job control environment (MDC_WAIT_TIME in seconds,
- * MDC_ON_TIMEOUT, MDC_FALLBACK_PARTITION), which validates them against
- * the site settings and records the policy on the job.
+ * them (a bad value stops the command before anything is sent).  They
+ * reach job_submit/mdc, which validates them against the site settings and
+ * records the policy on the job, the way Slurm forwards every SPANK option
+ * set: as _SLURM_SPANK_OPTION_mdc_<option> in the job control environment.
+ * The plugin adds no variable of its own for them: sbatch copies each job
+ * control variable into its environment through a 256 KB buffer, which
+ * made two more variables a measurable part of a submission's cost.
+ *
+ * Cost in sbatch (bench/sbatch.sh): the plugin links nothing but libc
+ * (json-c and the unused parser parts are dropped at link time), reads
+ * mdc.conf once, and sets only MDC_CLUSTER/MDC_ENDPOINT.
  *
  * MDC_ACCESS_TOKEN (a credential of the submitting shell) is removed from
  * every job's and task's environment.
  *
  * Every callback goes through one dispatch on spank_context():
  *   local/allocator (srun, sbatch, salloc): --mdc-managed-only marks the job
- *     (job control env MDC_MANAGED_ONLY, which job_submit/mdc enforces at
+ *     (Slurm's option variable, which job_submit/mdc enforces at
  *     submission) and srun checks its allocation's partition before any
  *     task starts (fatal when the plugin is "required"); MDC_CLUSTER and
  *     MDC_ENDPOINT go to the job control environment (SPANK_MDC_* in
@@ -48,7 +55,6 @@
 SPANK_PLUGIN(mdc, 1);
 
 #define SP "spank/mdc"
-#define MDC_MANAGED_ONLY_ENV "MDC_MANAGED_ONLY"
 #define SP_TOKEN_ENV "MDC_ACCESS_TOKEN"
 
 /* An escaped copy of a user-controlled string for a message. */
@@ -127,29 +133,17 @@ static int sp_wait_cb(int val, const char *optarg, int remote)
 	return ESPANK_SUCCESS;
 }
 
-/* Pass the wait options to job_submit/mdc; what needs no site setting is
- * refused here, before anything is sent. */
-static int sp_wait_export(spank_t sp)
+/* What needs no site setting is refused here, before anything is sent. */
+static int sp_wait_check(void)
 {
 	const struct mdc_jobs_request *r = &sp_cfg.wait;
-	char secs[16];
 
 	if (r->action == MDC_JOBS_FAIL && r->fallback[0]) {
 		slurm_error(SP ": --mdc-fallback-partition=%s contradicts --mdc-on-timeout=fail",
 			    SP_ESC(r->fallback));
 		return -1;
 	}
-	/* with its unit: job_submit/mdc reads it as a duration */
-	snprintf(secs, sizeof(secs), "%us", r->wait);
-	if ((r->wait &&
-	     spank_job_control_setenv(sp, MDC_JOBS_ENV_WAIT, secs, 1) != ESPANK_SUCCESS) ||
-	    (r->action && spank_job_control_setenv(sp, MDC_JOBS_ENV_ACTION,
-						   mdc_jobs_action_name(r->action), 1) != ESPANK_SUCCESS) ||
-	    (r->fallback[0] && spank_job_control_setenv(sp, MDC_JOBS_ENV_FALLBACK, r->fallback,
-							1) != ESPANK_SUCCESS)) {
-		slurm_error(SP ": cannot pass the wait policy to slurmctld");
-		return -1;
-	}
+	/* the values themselves travel as Slurm's option variables */
 	return 0;
 }
 
@@ -179,13 +173,10 @@ static int sp_args(int ac, char **av)
 		{ "endpoint=", offsetof(struct sp_cfg, endpoint) },
 		{ "log=", offsetof(struct sp_cfg, log) },
 	};
-	static const struct { const char *key; size_t off; } conf_keys[] = {
-		{ "Cluster", offsetof(struct sp_cfg, cluster) },
-		{ "Endpoint", offsetof(struct sp_cfg, endpoint) },
-	};
+	static const char *const conf_keys[] = { "Cluster", "Endpoint" };
 	struct mdc_ctx ctx = { 0 };
 	const char *conf = getenv("MDC_CONF");
-	char **dst, *val;
+	char **dst, *vals[2];
 	size_t k;
 
 	if (sp_cfg.args_done)
@@ -205,16 +196,21 @@ static int sp_args(int ac, char **av)
 	}
 	if (!conf || !*conf)
 		conf = MDC_MANAGED_MDC_CONF;
-	for (k = 0; k < sizeof(conf_keys) / sizeof(conf_keys[0]); k++) {
-		dst = (char **) ((char *) &sp_cfg + conf_keys[k].off);
-		if (*dst)
-			continue;
-		if (mdc_managed_conf_get(conf, conf_keys[k].key, true, &val, &ctx)) {
-			/* not fatal: the job runs, without that variable */
+	/* one read of mdc.conf for both, none when the arguments set both */
+	if (!sp_cfg.cluster || !sp_cfg.endpoint) {
+		if (mdc_managed_conf_getv(conf, conf_keys, 2, true, vals, &ctx)) {
+			/* not fatal: the job runs, without those variables */
 			slurm_error(SP ": %s", SP_ESC(ctx.msg));
-			break;
+		} else {
+			/* an argument wins over the file */
+			for (k = 0; k < 2; k++) {
+				dst = k ? &sp_cfg.endpoint : &sp_cfg.cluster;
+				if (*dst)
+					free(vals[k]);
+				else
+					*dst = vals[k];
+			}
 		}
-		*dst = val;
 	}
 	sp_cfg.args_done = true;
 	return 0;
@@ -308,15 +304,11 @@ static int sp_dispatch(spank_t sp, enum sp_hook h, int ac, char **av)
 	case H_POST_OPT:
 		if (c != S_CTX_LOCAL && c != S_CTX_ALLOCATOR)
 			return 0;
+		/* --mdc-managed-only reaches job_submit/mdc as Slurm's option
+		 * variable, and the job is refused at submission in any mode */
 		if (sp_export(sp, "MDC_CLUSTER", sp_cfg.cluster) ||
-		    sp_export(sp, "MDC_ENDPOINT", sp_cfg.endpoint) || sp_wait_export(sp))
+		    sp_export(sp, "MDC_ENDPOINT", sp_cfg.endpoint) || sp_wait_check())
 			return -1;
-		/* job_submit/mdc refuses the job at submission, in any mode */
-		if (sp_cfg.managed_only &&
-		    spank_job_control_setenv(sp, MDC_MANAGED_ONLY_ENV, "1", 1) != ESPANK_SUCCESS) {
-			slurm_error(SP ": --mdc-managed-only: cannot mark the job");
-			return -1;
-		}
 		return 0;
 	case H_LOCAL_USER:
 		/* srun, allocation granted, no task started yet: fails the run

@@ -27,6 +27,8 @@ for so in "$js" "$sp"; do
 	needed=$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 	unlike "$needed" 'libslurm' "$n links no libslurm (needs: $needed)"
 	unlike "$needed" 'libcurl|libyaml|libmicrohttpd' "$n pulls in no HTTP/YAML library"
+	# every library is mapped by each sbatch/srun/salloc (bench/sbatch.sh)
+	unlike "$needed" 'json' "$n pulls in no JSON library"
 	undef=$(nm -D --undefined-only "$so" | awk '{print $2}')
 	# lib/conf/ is json-c-free: only `mdcctl conf dump` needs json-c
 	unlike "$needed $undef" 'libjson-c|(^| )json_' "$n needs no json-c (needs: $needed)"

@@ -134,6 +134,39 @@ static void test_conf_get(void **state)
 	assert_null(v);
 	assert_int_equal(mdc_managed_conf_get(missing, "Cluster", false, &v, &ctx), MDC_ERR_IO);
 	assert_null(v);
+	/* a file whose st_size says 0 and holds more than the first buffer
+	 * (mdc_read_regular grows it) */
+	{
+		char *text = NULL;
+		size_t len = 0;
+
+		assert_int_equal(mdc_read_regular("/proc/self/smaps", 1 << 24, 0, &text, &len,
+						  &ctx), 0);
+		assert_true(len > 4096);
+		assert_int_equal(strlen(text), len);
+		free(text);
+		assert_int_equal(mdc_read_regular("/proc/self/smaps", 4096, 0, &text, &len, &ctx),
+				 MDC_ERR_IO);
+		assert_null(text);
+		mdc_ctx_clear(&ctx);
+	}
+	/* several keys in one read (spank_mdc's Cluster and Endpoint) */
+	{
+		const char *keys[] = { "Cluster", "JobSubmitMode", "Endpoint" };
+		char *vals[3] = { NULL, NULL, NULL };
+
+		assert_int_equal(mdc_managed_conf_getv(p, keys, 3, false, vals, &ctx), 0);
+		assert_null(vals[0]);
+		assert_string_equal(vals[1], "warn");
+		assert_string_equal(vals[2], "http://127.0.0.1:8080");
+		free(vals[1]);
+		free(vals[2]);
+		assert_int_equal(mdc_managed_conf_getv(missing, keys, 3, true, vals, &ctx), 0);
+		assert_true(!vals[0] && !vals[1] && !vals[2]);
+		assert_int_equal(mdc_managed_conf_getv(missing, keys, 3, false, vals, &ctx),
+				 MDC_ERR_IO);
+		assert_true(!vals[0] && !vals[1] && !vals[2]);
+	}
 	free(missing);
 	free(p);
 }
