@@ -14,6 +14,7 @@
 #include "mdc_intent.h"
 #include "mdc_json.h"
 #include "mdc_plan.h"
+#include "sc_render.h"
 #include "mdc_str.h"
 
 #define SS "orchestrator_spec.slurm_spec."
@@ -453,7 +454,7 @@ static void test_base(void **state)
 	assert_int_equal(mdc_json_parse("[{\"node_pool_id\":\"cpu\",\"config\":{\"weight\":\"10\"}}]",
 					 49, &sets, &ctx), 0);
 	json_object_object_add(mdc_json_get_path(cur, "orchestratorSpec.slurmSpec"), "nodeSets", sets);
-	assert_int_equal(mdc_plan_base(live, cur, &base, &ctx), 0);
+	assert_int_equal(sc_render_base(live, cur, &base, &ctx), 0);
 	assert_string_equal(base,
 		"ClusterName=c1\n"
 		"SchedulerType=sched/backfill\n"

@@ -611,7 +611,7 @@ static int load_files(struct mdcctl *g, struct view *v, struct mdc_ctx *ctx)
 		return 0;
 	}
 	if (!(rc = mdc_read_regular(v->conf_path, SC_FILE_MAX_BYTES, 0, &live, NULL, ctx)) &&
-	    !(rc = mdc_plan_base(live, v->cluster, &base, ctx)) &&
+	    !(rc = sc_render_base(live, v->cluster, &base, ctx)) &&
 	    !(rc = sc_render(v->cluster, base, v->conf_path, &out, ctx)) &&
 	    !(rc = load_conf(live, v->conf_path, &v->l, ctx)))
 		rc = load_conf(mdc_buf_str(&out), v->conf_path, &v->r, ctx);
