@@ -158,7 +158,7 @@ static void pin_images(struct plan_st *st, bool *send)
 		return;
 	/* USER_AND_SERVICE resolves every unpinned pool's image, even for a
 	 * label edit: send the pools, each pinned to its running image. */
-	if (service && n && !send[PP_NODE_POOLS]) {
+	if (service && n && !send[PP_NODE_POOLS] && !st->raw) {
 		send[PP_NODE_POOLS] = true;
 		plan_warn(st, NULL, "update mode USER_AND_SERVICE: node_pools is sent too, each pool pinned "
 		     "to its running image, so no node is recreated");

@@ -522,6 +522,52 @@ static int op_migrate(struct plan_st *st, const struct mdc_op *op)
 	return 0;
 }
 
+/* A raw PATCH (C1, C2): each masked path of WANT takes the body's value,
+ * or is cleared when the body lacks it; it is sent even when unchanged,
+ * as the user asked. */
+static int op_raw(struct plan_st *st, const struct mdc_op *op)
+{
+	json_object *body = NULL;
+	struct mdc_ctx jctx;
+	int rc = 0;
+
+	mdc_ctx_clear(&jctx);
+	if (mdc_json_parse(op->value ? op->value : "", op->value ? strlen(op->value) : 0, &body,
+			   &jctx) || !json_object_is_type(body, json_type_object)) {
+		plan_refuse(st, op->where, "expected a JSON object%s%s", jctx.msg[0] ? ": " : "",
+			    jctx.msg);
+		goto out;
+	}
+	st->raw = true;
+	for (size_t i = 0; i < op->list.n; i++) {
+		json_object *v = mdc_json_get_path(body, op->list.v[i]), *parent;
+		int p;
+
+		for (p = 0; p < PP_MAX && strcmp(plan_paths[p].path, op->list.v[i]); p++)
+			;
+		if (p == PP_MAX) {
+			plan_refuse(st, op->where, "'%s' is not an update mask path", op->list.v[i]);
+			continue;
+		}
+		st->force[p] = true;
+		parent = plan_paths[p].parent ? mdc_json_mkpath(st->want, plan_paths[p].parent) : st->want;
+		if (!parent) {
+			rc = MDC_ERR_NOMEM;
+			break;
+		}
+		/* the lists of WANT change under their indexes */
+		for (size_t k = 0; k < sizeof(st->ix) / sizeof(st->ix[0]); k++)
+			st->ix[k].arr = NULL;
+		if (!v)
+			mdc_json_del(parent, plan_paths[p].field);
+		else if (mdc_json_set(parent, plan_paths[p].field, mdc_json_copy(v)))
+			rc = MDC_ERR_NOMEM;
+	}
+out:
+	json_object_put(body);
+	return rc;
+}
+
 int plan_apply_op(struct plan_st *st, const struct mdc_op *op)
 {
 	json_object *ss = plan_slurm_spec(st->want), *part;
@@ -580,6 +626,8 @@ int plan_apply_op(struct plan_st *st, const struct mdc_op *op)
 		return op_label(st, op, op->kind == MDC_OP_LABEL_SET);
 	case MDC_OP_MIGRATE_CONFIG:
 		return op_migrate(st, op);
+	case MDC_OP_RAW_PATCH:
+		return op_raw(st, op);
 	case MDC_OP_KIND_MAX:
 		break;
 	}

@@ -45,6 +45,7 @@ struct plan_st {
 	json_object *cur;		/* normalised copy of the current cluster */
 	json_object *want;		/* cur + ops */
 	bool force[PP_MAX];		/* send even if unchanged (migration) */
+	bool raw;			/* a raw PATCH: send what the user gave */
 	bool config_touched;		/* the user's ops set or unset config keys */
 	struct mdc_strv unpinned;	/* pools the user explicitly unpinned */
 	struct mdc_strv pinned;		/* pools the user explicitly pinned to an image */
