@@ -85,6 +85,8 @@ int cmd_describe(struct mdcctl *g, int argc, char **argv)
 	json_object *cl = NULL;
 	struct mdc_ctx ctx;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	(void) argv;
 	mdc_ctx_clear(&ctx);
@@ -117,6 +119,8 @@ int cmd_list(struct mdcctl *g, int argc, char **argv)
 	char *project = NULL, *region = NULL, *parent = NULL;
 	struct mdc_ctx ctx;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	(void) argv;
 	mdc_ctx_clear(&ctx);
@@ -198,6 +202,8 @@ int cmd_create(struct mdcctl *g, int argc, char **argv)
 	char *project = NULL, *region = NULL, *id = NULL, *parent = NULL;
 	struct mdc_ctx ctx;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	mdc_ctx_clear(&ctx);
 	memset(&s, 0, sizeof(s));
@@ -356,6 +362,8 @@ int cmd_operations(struct mdcctl *g, int argc, char **argv)
 	struct mdc_ctx ctx;
 	bool wait;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	mdc_ctx_clear(&ctx);
 	memset(&s, 0, sizeof(s));

@@ -507,6 +507,8 @@ int cmd_migrate_config(struct mdcctl *g, int argc, char **argv)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	if (argc > 1)
 		return mdcctl_usage(g, "%s: takes no arguments", argv[0]);

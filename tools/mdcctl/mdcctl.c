@@ -261,10 +261,26 @@ int mdcctl_getopt(struct mdcctl *g, int argc, char **argv, const char *shortopts
 		      mdcctl_usage(g, "%s: unknown option '-%c'", argv[0], optopt) :
 		      mdcctl_usage(g, "%s: unknown option '%s'", argv[0], argv[optind - 1]);
 	} else if (c == ':') {
-		*rc = mdcctl_usage(g, "%s: option '%s' needs a value", argv[0], argv[optind - 1]);
+		*rc = mdcctl_usage(g, "%s: %s needs a value", argv[0], argv[optind - 1]);
 		c = '?';
 	}
 	return c;
+}
+
+int mdcctl_operands(struct mdcctl *g, int *argc, char ***argv)
+{
+	static const struct option none[] = { { NULL, 0, NULL, 0 } };
+	int rc = 0;
+
+	while (mdcctl_getopt(g, *argc, *argv, "", none, &rc) == '?' && !rc)
+		;
+	if (rc)
+		return rc;
+	/* getopt_long moved the operands after the options it saw */
+	(*argv)[optind - 1] = (*argv)[0];
+	*argv += optind - 1;
+	*argc -= optind - 1;
+	return 0;
 }
 
 /* --format: set once by main() before any command runs */

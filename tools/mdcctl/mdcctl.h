@@ -52,6 +52,12 @@ typedef int (*mdcctl_fn)(struct mdcctl *g, int argc, char **argv);
 int mdcctl_getopt(struct mdcctl *g, int argc, char **argv, const char *shortopts,
 		  const struct option *longopts, int *rc);
 
+/* For a command without options: the getopt_long scan (an option is a
+ * usage error) and *ARGC, *ARGV shifted so that
+ * (*ARGV)[0] is still the command name and its operands follow.  0 to go
+ * on, else the exit status. */
+int mdcctl_operands(struct mdcctl *g, int *argc, char ***argv);
+
 /* Print CTX's error as one line "mdcctl: error: ..." and return its exit code. */
 int mdcctl_fail(struct mdcctl *g, const struct mdc_ctx *ctx);
 /* Usage error: one line and the usage exit code (mdc_err's table). */
