@@ -22,6 +22,7 @@
 #include "mdc_proc.h"
 #include "mdc_updopt.h"
 #include "scargs.h"
+#include "scintent.h"
 
 static const char *progname = "mdc-scontrol";
 /* Ctrl-C: the library stops its waits and requests (a second one kills) */
