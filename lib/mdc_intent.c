@@ -15,7 +15,7 @@ static const char *const mdc_op_names[MDC_OP_KIND_MAX] = {
 	[MDC_OP_PROLOG_REPLACE] = "prolog-replace", [MDC_OP_EPILOG_ADD] = "epilog-add",
 	[MDC_OP_EPILOG_REMOVE] = "epilog-remove", [MDC_OP_EPILOG_REPLACE] = "epilog-replace",
 	[MDC_OP_LABEL_SET] = "label-set",	[MDC_OP_LABEL_UNSET] = "label-unset",
-	[MDC_OP_MIGRATE_CONFIG] = "migrate-config",
+	[MDC_OP_MIGRATE_CONFIG] = "migrate-config", [MDC_OP_RAW_PATCH] = "raw-patch",
 };
 
 const char *mdc_op_kind_name(enum mdc_op_kind kind)

@@ -36,6 +36,10 @@ enum mdc_op_kind {
 	MDC_OP_LABEL_SET,	/* key = value */
 	MDC_OP_LABEL_UNSET,	/* key */
 	MDC_OP_MIGRATE_CONFIG,	/* move scheduling/accounting into config (C9) */
+	MDC_OP_RAW_PATCH,	/* value = a JSON body (snake_case), list = mask paths:
+				 * each path takes the body's value, or is cleared
+				 * when the body lacks it (C2), and is sent even if
+				 * unchanged (`mdcctl update FILE --update-mask`) */
 	MDC_OP_KIND_MAX
 };
 

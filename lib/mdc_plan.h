@@ -67,23 +67,6 @@ int mdc_plan_format(const struct mdc_plan *plan, struct mdc_buf *out);
 json_object *mdc_plan_to_json(const struct mdc_plan *plan);
 void mdc_plan_free(struct mdc_plan *plan);
 
-/* The service-managed part of a live slurm.conf: the BASE sc_render draws
- * on (see sc_render.h).  Keeps the global lines whose key the option table
- * marks service-managed (ClusterName, SlurmctldHost, paths, ports...) or
- * that CLUSTER's config (and legacy scheduling/accounting) does not set --
- * the service writes plugins and defaults the spec never names --, the
- * NodeSet, DownNodes, FrontendName and Include lines, and the NodeName
- * lines without the keys CLUSTER's node_sets add to them (CLUSTER may be
- * NULL); drops comments, partitions and the spec's settings, so that
- * rendering the spec over it gives back the live file when both agree.
- * The service writes its own lines first, then what the spec renders
- * (its config keys, then partitions): a global line after the first
- * PartitionName line or the first key the spec sets was added by hand
- * and is left out, so that plan and drift see it as a change.
- * *BASE is malloc'ed; the caller frees it. */
-int mdc_plan_base(const char *live, const json_object *cluster, char **base,
-		  struct mdc_ctx *ctx);
-
 /* What a finished update operation OP actually recreated: the node pools
  * named by VM_DELETION events of its response dated from the operation's
  * start, appended to POOLS (no duplicates).  0 or MDC_ERR_NOMEM. */

@@ -11,16 +11,42 @@
 /* slices short enough that Ctrl-C feels immediate, long enough to cost nothing */
 #define MDC_SLEEP_SLICE_S 0.05
 
-static volatile sig_atomic_t *mdc_intr_flag;
+static volatile sig_atomic_t *mdc_intr_watched;
 
 void mdc_intr_watch(volatile sig_atomic_t *flag)
 {
-	mdc_intr_flag = flag;
+	mdc_intr_watched = flag;
+}
+
+volatile sig_atomic_t *mdc_intr_flag(void)
+{
+	return mdc_intr_watched;
 }
 
 bool mdc_intr_pending(const volatile sig_atomic_t *extra)
 {
-	return (mdc_intr_flag && *mdc_intr_flag) || (extra && *extra);
+	return (mdc_intr_watched && *mdc_intr_watched) || (extra && *extra);
+}
+
+static void mdc_intr_handler(int sig)
+{
+	(void) sig;
+	if (mdc_intr_watched)
+		*mdc_intr_watched = 1;
+}
+
+int mdc_intr_install(volatile sig_atomic_t *flag, struct mdc_ctx *ctx)
+{
+	struct sigaction sa;
+
+	mdc_intr_watch(flag);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = mdc_intr_handler;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL))
+		return mdc_fail(ctx, MDC_ERR_IO, "cannot catch SIGINT: %s", strerror(errno));
+	return 0;
 }
 
 double mdc_mono(void)

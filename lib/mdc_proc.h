@@ -14,6 +14,12 @@
  * MDC_ERR_INTERRUPTED.  NULL stops watching.  The flag is borrowed and
  * must outlive the calls (a global). */
 void mdc_intr_watch(volatile sig_atomic_t *flag);
+/* Install the SIGINT handler every front end uses: the first Ctrl-C sets
+ * FLAG (a global the caller owns) and is watched as above; the handler
+ * then resets itself, so a second Ctrl-C kills.  0 or MDC_ERR_IO. */
+int mdc_intr_install(volatile sig_atomic_t *flag, struct mdc_ctx *ctx);
+/* The watched flag (NULL when none). */
+volatile sig_atomic_t *mdc_intr_flag(void);
 /* True when the watched flag or EXTRA (may be NULL) is set. */
 bool mdc_intr_pending(const volatile sig_atomic_t *extra);
 

@@ -597,7 +597,7 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		/* a live file we cannot read a base from is no reason to block
 		 * the write: judge without it, and say so */
 		if (mdc_read_regular(live_conf, SC_FILE_MAX_BYTES, 0, &live, NULL, &lctx) ||
-		    mdc_plan_base(live, cur_spec, &base, &lctx)) {
+		    sc_render_base(live, cur_spec, &base, &lctx)) {
 			if (mdc_strv_pushf(warnings, "Slurm's check was skipped: %s", lctx.msg)) {
 				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 				goto out;

@@ -23,7 +23,20 @@
 /* a writer that keeps finding the cluster changed under it gives up */
 #define MDC_UPDATE_REPLANS 5
 
-/* GET the cluster, waiting while an update runs on it. */
+/* States in which another operation runs on the cluster: a write waits
+ * for them to end (the service refuses a PATCH meanwhile).  The API calls
+ * a cluster being created PROVISIONING; CREATING is accepted as well. */
+static const char *const mdc_update_busy[] = { "UPDATING", "PROVISIONING", "CREATING" };
+
+static bool mdc_update_is_busy(const char *state)
+{
+	for (size_t i = 0; i < sizeof(mdc_update_busy) / sizeof(mdc_update_busy[0]); i++)
+		if (!strcmp(state, mdc_update_busy[i]))
+			return true;
+	return false;
+}
+
+/* GET the cluster, waiting while an operation (create, update) runs on it. */
 static int mdc_update_fresh(struct mdc_client *c, const char *name,
 			    const struct mdc_update_opts *o, json_object **cluster,
 			    struct mdc_ctx *ctx)
@@ -40,7 +53,13 @@ static int mdc_update_fresh(struct mdc_client *c, const char *name,
 			return rc;
 		/* a copy: the messages below outlive the resource */
 		snprintf(state, sizeof(state), "%s", mdc_json_get_str(*cluster, "state", ""));
-		if (strcmp(state, "UPDATING") && strcmp(state, "CREATING"))
+		if (!strcmp(state, "STOPPING")) {
+			json_object_put(*cluster);
+			*cluster = NULL;
+			return mdc_fail(ctx, MDC_ERR_CONFLICT, "cluster '%s' is being deleted (STOPPING); "
+					"nothing was sent", name);
+		}
+		if (!mdc_update_is_busy(state))
 			return 0;
 		json_object_put(*cluster);
 		*cluster = NULL;
@@ -54,8 +73,8 @@ static int mdc_update_fresh(struct mdc_client *c, const char *name,
 		mdc_debug("cluster is %s: waiting", state);
 		if (!mdc_sleep(mdc_lro_delay(n), o->lro.interrupted))
 			return mdc_fail(ctx, MDC_ERR_INTERRUPTED,
-					"interrupted while waiting for cluster '%s' to finish updating; "
-					"nothing was sent", name);
+					"interrupted while waiting for cluster '%s' (%s) to be ready; "
+					"nothing was sent", name, state);
 	}
 }
 
@@ -161,6 +180,7 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 	const char *op_name;
 	struct mdc_ctx tmp;
 	int lock = -1, rc;
+	bool sent = false;
 
 	if (mdc_client_is_brokered(c))	/* mdcd runs this same function */
 		return mdc_broker_update(c, s, in, o, plan_out, op_out, ctx);
@@ -215,6 +235,7 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 		memset(plan, 0, sizeof(*plan));
 	}
 	mdc_ctx_clear(&tmp);
+	sent = true;
 	rc = mdc_cluster_patch(c, s->cluster, plan->payload, o->plan.no_mask ? NULL : &plan->mask,
 			       plan->mode, &op, &tmp);
 	if (rc == MDC_ERR_HTTP || rc == MDC_ERR_TIMEOUT) {
@@ -253,6 +274,15 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 	if (!rc)
 		rc = mdc_update_kept(c, s->cluster, plan, ctx);
 out:
+	/* Ctrl-C in a read before the PATCH (not only in a sleep): say it */
+	if (rc == MDC_ERR_INTERRUPTED && !sent && ctx && !strstr(ctx->msg, "nothing was sent")) {
+		char why[MDC_CTX_MSG_MAX];
+
+		memcpy(why, ctx->msg, sizeof(why));
+		mdc_ctx_clear(ctx);
+		mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted before the update was sent (%.200s); "
+			 "nothing was sent", why);
+	}
 	mdc_lock_release(lock);
 	if (op_out && op) {
 		*op_out = op;

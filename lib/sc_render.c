@@ -63,7 +63,7 @@ static int put_value(struct mdc_buf *out, const char *value, const char *key,
 	}
 	if (quote)
 		rc |= mdc_buf_addc(out, '"');
-	return rc ? mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory") : 0;
+	return rc ? mdc_nomem(ctx) : 0;
 }
 
 /* Collect the string members of MAP (may be NULL) into KV (appending to
@@ -127,7 +127,7 @@ static int put_map(struct mdc_buf *out, json_object *map, unsigned scope,
 		return 0;
 	kv = calloc(cap, sizeof(*kv));
 	if (!kv)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	rc = collect(map, scope, what, kv, &n, cap, ctx);
 	if (rc)
 		goto out;
@@ -136,7 +136,7 @@ static int put_map(struct mdc_buf *out, json_object *map, unsigned scope,
 		if (scope == SC_SCOPE_PARTITION && !strcmp(kv[i].key, "State"))
 			continue;	/* written by the caller */
 		rc = mdc_buf_adds(out, sep) || mdc_buf_addf(out, "%s=", kv[i].key) ?
-		     mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory") :
+		     mdc_nomem(ctx) :
 		     put_value(out, kv[i].value, kv[i].key, ctx);
 	}
 out:
@@ -273,7 +273,7 @@ static int pools_get(const json_object *spec, const json_object *ss,
 
 	pools = calloc(len + 1, sizeof(*pools));
 	if (!pools)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (i = 0; i < len; i++) {
 		json_object *p = json_object_array_get_idx(arr, i);
 		const char *id = mdc_json_get_str(p, "id", NULL);
@@ -300,7 +300,7 @@ static int pools_get(const json_object *spec, const json_object *ss,
 			if (mdc_buf_addf(&b, "%s-[0-%lld]", id, (long long) (max - 1)) ||
 			    !(pools[n].nodes = mdc_buf_release(&b))) {
 				mdc_buf_free(&b);
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				rc = mdc_nomem(ctx);
 				goto out;
 			}
 		}
@@ -378,7 +378,7 @@ static int put_base(struct mdc_buf *out, const char *base, const char *base_name
 			char *tmp = strndup(line, (size_t) (eol - line));
 
 			if (!tmp)
-				return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				return mdc_nomem(ctx);
 			/* NodeSet's second key is Nodes= (or Feature=) */
 			if (line_kv(tmp, "Nodes", nodes, sizeof(nodes))) {
 				free(pl->nodes);
@@ -387,7 +387,7 @@ static int put_base(struct mdc_buf *out, const char *base, const char *base_name
 			}
 			free(tmp);
 			if (!pl->nodes)
-				return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				return mdc_nomem(ctx);
 		}
 	}
 	for (line = base; line && *line; line = *eol ? eol + 1 : eol) {
@@ -421,13 +421,13 @@ static int put_base(struct mdc_buf *out, const char *base, const char *base_name
 				while (hash > line && (hash[-1] == ' ' || hash[-1] == '\t'))
 					hash--;
 				if (mdc_buf_add(out, line, (size_t) (hash - line)))
-					return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+					return mdc_nomem(ctx);
 				rc = put_map(out, pools[i].config, SC_SCOPE_NODE, pools[i].id, " ", ctx);
 				if (rc)
 					return rc;
 				if (mdc_buf_add(out, hash, (size_t) (line + len - hash)) ||
 				    mdc_buf_addc(out, '\n'))
-					return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+					return mdc_nomem(ctx);
 				continue;
 			}
 		}
@@ -435,147 +435,149 @@ static int put_base(struct mdc_buf *out, const char *base, const char *base_name
 			return mdc_fail(ctx, MDC_ERR_INVAL, "%s:%zu: NUL byte in the base", base_name, lineno);
 		}
 		if (mdc_buf_add(out, line, len) || mdc_buf_addc(out, '\n'))
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ctx);
 	}
 	return 0;
+}
+
+/* Pools the base does not define: future nodes the service will create. */
+static int put_future_pools(struct mdc_buf *out, struct pool *pools, size_t npools,
+			    struct mdc_ctx *ctx)
+{
+	for (size_t i = 0; i < npools; i++) {
+		struct pool *pl = &pools[i];
+		int rc;
+
+		if (pl->in_base)
+			continue;
+		if (mdc_buf_addf(out, "NodeName=%s State=FUTURE", pl->nodes))
+			return mdc_nomem(ctx);
+		if ((rc = put_map(out, pl->config, SC_SCOPE_NODE, pl->id, " ", ctx)))
+			return rc;
+		if (mdc_buf_addf(out, "\nNodeSet=%s Nodes=%s\n", pl->id, pl->nodes))
+			return mdc_nomem(ctx);
+		pl->in_base = 1;
+	}
+	return 0;
+}
+
+/* Cluster scope: config first, then the legacy maps (C9), sorted by key. */
+static int put_cluster_keys(struct mdc_buf *out, const json_object *ss, struct mdc_ctx *ctx)
+{
+	static const char *const cfg_maps[] = { "config", "scheduling", "accounting" };
+	struct kv *kv = NULL;
+	size_t cap = 0, n = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < 3; i++)
+		cap += map_len(ss ? mdc_json_get(ss, cfg_maps[i]) : NULL);
+	if (!cap)
+		return 0;
+	if (!(kv = calloc(cap, sizeof(*kv))))
+		return mdc_nomem(ctx);
+	for (size_t i = 0; i < 3 && !rc; i++)
+		rc = collect(mdc_json_get(ss, cfg_maps[i]), SC_SCOPE_CLUSTER, cfg_maps[i], kv, &n,
+			     cap, ctx);
+	if (!rc)
+		qsort(kv, n, sizeof(*kv), kv_cmp);
+	for (size_t i = 0; !rc && i < n; i++) {
+		if (mdc_buf_addf(out, "%s=", kv[i].key))
+			rc = mdc_nomem(ctx);
+		else if (!(rc = put_value(out, kv[i].value, kv[i].key, ctx)) && mdc_buf_addc(out, '\n'))
+			rc = mdc_nomem(ctx);
+	}
+	free(kv);
+	return rc;
+}
+
+/* The Nodes= of partition ID: its node pools' NodeSet names, joined in
+ * *JOINED (NULL when it has none; malloc'ed). */
+static int part_nodes(const json_object *p, const char *id, struct pool *pools, size_t npools,
+		      char **joined, struct mdc_ctx *ctx)
+{
+	json_object *pids = mdc_json_get_arr(p, "node_pool_ids");
+	struct mdc_strv names = MDC_STRV_INIT;
+	int rc = 0;
+
+	*joined = NULL;
+	for (size_t j = 0; !rc && pids && j < json_object_array_length(pids); j++) {
+		const char *pid = json_object_get_string(json_object_array_get_idx(pids, j));
+
+		if (!pool_find(pools, npools, pid))
+			rc = mdc_fail(ctx, MDC_ERR_INVAL,
+				      "partition \"%s\": \"%s\" is not a compute node pool of this cluster",
+				      id, pid ? pid : "");
+		else if (mdc_strv_push(&names, pid))
+			rc = mdc_nomem(ctx);
+	}
+	if (!rc && names.n && !(*joined = mdc_strv_join(&names, ",")))
+		rc = mdc_nomem(ctx);
+	mdc_strv_free(&names);
+	return rc;
+}
+
+/* One PartitionName line: Nodes, Default, State (UP unless its config
+ * says otherwise), then its config. */
+static int put_partition(struct mdc_buf *out, const json_object *p, size_t i, const char *def,
+			 struct pool *pools, size_t npools, struct mdc_ctx *ctx)
+{
+	json_object *cfg = mdc_json_get_obj(p, "config"), *state = NULL;
+	const char *id = mdc_json_get_str(p, "id", NULL);
+	char *joined = NULL;
+	int rc;
+
+	if (!id)
+		id = mdc_json_get_str(p, "partition_id", NULL);
+	if (!id || !*id || mdc_has_ctrl(id) || strpbrk(id, " =#\"\\"))
+		return mdc_fail(ctx, MDC_ERR_INVAL, "partitions[%zu]: missing or invalid \"id\"", i);
+	if ((rc = part_nodes(p, id, pools, npools, &joined, ctx)))
+		return rc;
+	if (cfg) {
+		json_object_object_foreach(cfg, k, v) {
+			if (mdc_key_eq(k, "State"))
+				state = v;
+		}
+	}
+	if (mdc_buf_addf(out, "PartitionName=%s", id) ||
+	    (joined && mdc_buf_addf(out, " Nodes=%s", joined)) ||
+	    (def && !strcmp(def, id) && mdc_buf_adds(out, " Default=YES")) ||
+	    mdc_buf_adds(out, " State="))
+		rc = mdc_nomem(ctx);
+	free(joined);
+	if (!rc)
+		rc = put_value(out, state ? json_object_get_string(state) : "UP", "State", ctx);
+	if (!rc)
+		rc = put_map(out, cfg, SC_SCOPE_PARTITION, id, " ", ctx);
+	if (!rc && mdc_buf_addc(out, '\n'))
+		rc = mdc_nomem(ctx);
+	return rc;
 }
 
 int sc_render(const json_object *spec, const char *base, const char *base_name,
 	      struct mdc_buf *out, struct mdc_ctx *ctx)
 {
-	json_object *ss, *parts, *p, *pids;
-	struct pool *pools = NULL, *pl;
-	struct kv *kv = NULL;
-	const char *def, *id;
-	size_t npools = 0, i, j, n = 0, cap, len;
-	static const char *const cfg_maps[] = { "config", "scheduling", "accounting" };
-	int rc = 0;
+	json_object *ss, *parts;
+	struct pool *pools = NULL;
+	const char *def;
+	size_t npools = 0, len;
+	int rc;
 
-	if (!base_name)
-		base_name = "base";
 	if (!spec || !json_object_is_type(spec, json_type_object))
 		return mdc_fail(ctx, MDC_ERR_INVAL, "render: the cluster spec must be a JSON object");
 	ss = mdc_json_get_path(spec, "orchestrator_spec.slurm_spec");
-	rc = pools_get(spec, ss, &pools, &npools, ctx);
-	if (rc)
+	if ((rc = pools_get(spec, ss, &pools, &npools, ctx)) ||
+	    (base && (rc = put_base(out, base, base_name ? base_name : "base", ss, pools, npools,
+				    ctx))) ||
+	    (rc = put_future_pools(out, pools, npools, ctx)) ||
+	    (rc = put_cluster_keys(out, ss, ctx)))
 		goto out;
-	if (base) {
-		rc = put_base(out, base, base_name, ss, pools, npools, ctx);
-		if (rc)
-			goto out;
-	}
-	/* pools the base does not define: future nodes the service will create */
-	for (i = 0; i < npools; i++) {
-		pl = &pools[i];
-		if (pl->in_base)
-			continue;
-		if (mdc_buf_addf(out, "NodeName=%s State=FUTURE", pl->nodes)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		rc = put_map(out, pl->config, SC_SCOPE_NODE, pl->id, " ", ctx);
-		if (rc)
-			goto out;
-		if (mdc_buf_addf(out, "\nNodeSet=%s Nodes=%s\n", pl->id, pl->nodes)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		pl->in_base = 1;
-	}
-
-	/* cluster scope: config first, then the legacy maps (C9) */
-	cap = 0;
-	for (i = 0; i < 3; i++)
-		cap += map_len(ss ? mdc_json_get(ss, cfg_maps[i]) : NULL);
-	if (cap) {
-		kv = calloc(cap, sizeof(*kv));
-		if (!kv) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		for (i = 0; i < 3 && !rc; i++)
-			rc = collect(mdc_json_get(ss, cfg_maps[i]), SC_SCOPE_CLUSTER,
-				     cfg_maps[i], kv, &n, cap, ctx);
-		if (rc)
-			goto out;
-		qsort(kv, n, sizeof(*kv), kv_cmp);
-		for (i = 0; i < n; i++) {
-			if (mdc_buf_addf(out, "%s=", kv[i].key)) {
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-				goto out;
-			}
-			rc = put_value(out, kv[i].value, kv[i].key, ctx);
-			if (rc || mdc_buf_addc(out, '\n')) {
-				rc = rc ? rc : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-				goto out;
-			}
-		}
-	}
-
 	/* partitions, in spec order */
 	parts = ss ? mdc_json_get_arr(ss, "partitions") : NULL;
 	def = ss ? mdc_json_get_str(ss, "default_partition_id", NULL) : NULL;
 	len = parts ? json_object_array_length(parts) : 0;
-	for (i = 0; i < len; i++) {
-		json_object *cfg, *state = NULL;
-		struct mdc_strv names = MDC_STRV_INIT;
-		char *joined;
-
-		p = json_object_array_get_idx(parts, i);
-		id = mdc_json_get_str(p, "id", NULL);
-		if (!id)
-			id = mdc_json_get_str(p, "partition_id", NULL);
-		if (!id || !*id || mdc_has_ctrl(id) || strpbrk(id, " =#\"\\")) {
-			rc = mdc_fail(ctx, MDC_ERR_INVAL, "partitions[%zu]: missing or invalid \"id\"", i);
-			goto out;
-		}
-		pids = mdc_json_get_arr(p, "node_pool_ids");
-		for (j = 0; pids && j < json_object_array_length(pids); j++) {
-			const char *pid = json_object_get_string(json_object_array_get_idx(pids, j));
-
-			if (!pool_find(pools, npools, pid)) {
-				mdc_strv_free(&names);
-				rc = mdc_fail(ctx, MDC_ERR_INVAL,
-					      "partition \"%s\": \"%s\" is not a compute node pool of this cluster",
-					      id, pid ? pid : "");
-				goto out;
-			}
-			if (mdc_strv_push(&names, pid)) {
-				mdc_strv_free(&names);
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-				goto out;
-			}
-		}
-		joined = names.n ? mdc_strv_join(&names, ",") : NULL;
-		mdc_strv_free(&names);
-		cfg = mdc_json_get_obj(p, "config");
-		if (cfg) {
-			json_object_object_foreach(cfg, k, v) {
-				if (mdc_key_eq(k, "State"))
-					state = v;
-			}
-		}
-		if (mdc_buf_addf(out, "PartitionName=%s", id) ||
-		    (joined && mdc_buf_addf(out, " Nodes=%s", joined)) ||
-		    (def && !strcmp(def, id) && mdc_buf_adds(out, " Default=YES")) ||
-		    mdc_buf_adds(out, " State=")) {
-			free(joined);
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		free(joined);
-		rc = put_value(out, state ? json_object_get_string(state) : "UP", "State", ctx);
-		if (!rc)
-			rc = put_map(out, cfg, SC_SCOPE_PARTITION, id, " ", ctx);
-		if (rc)
-			goto out;
-		if (mdc_buf_addc(out, '\n')) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-	}
+	for (size_t i = 0; !rc && i < len; i++)
+		rc = put_partition(out, json_object_array_get_idx(parts, i), i, def, pools, npools, ctx);
 out:
-	free(kv);
 	pools_free(pools, npools);
 	return rc;
 }

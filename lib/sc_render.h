@@ -30,4 +30,21 @@
 int sc_render(const json_object *spec, const char *base, const char *base_name,
 	      struct mdc_buf *out, struct mdc_ctx *ctx);
 
+/* The service-managed part of a live slurm.conf: the BASE sc_render draws
+ * on.  Keeps the global lines whose key the option table
+ * marks service-managed (ClusterName, SlurmctldHost, paths, ports...) or
+ * that CLUSTER's config (and legacy scheduling/accounting) does not set --
+ * the service writes plugins and defaults the spec never names --, the
+ * NodeSet, DownNodes, FrontendName and Include lines, and the NodeName
+ * lines without the keys CLUSTER's node_sets add to them (CLUSTER may be
+ * NULL); drops comments, partitions and the spec's settings, so that
+ * rendering the spec over it gives back the live file when both agree.
+ * The service writes its own lines first, then what the spec renders
+ * (its config keys, then partitions): a global line after the first
+ * PartitionName line or the first key the spec sets was added by hand
+ * and is left out, so that plan and drift see it as a change.
+ * *BASE is malloc'ed; the caller frees it. */
+int sc_render_base(const char *live, const json_object *cluster, char **base,
+		   struct mdc_ctx *ctx);
+
 #endif

@@ -92,3 +92,8 @@ void mdc_ctx_prefix(struct mdc_ctx *ctx, const char *fmt, ...)
 	memcpy(ctx->msg + n, old, sizeof(ctx->msg) - n - 1);
 	ctx->msg[sizeof(ctx->msg) - 1] = '\0';
 }
+
+int mdc_nomem(struct mdc_ctx *ctx)
+{
+	return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+}

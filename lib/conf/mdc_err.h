@@ -56,6 +56,10 @@ int mdc_fail(struct mdc_ctx *ctx, enum mdc_err err, const char *fmt, ...)
 int mdc_vfail(struct mdc_ctx *ctx, enum mdc_err err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
+/* mdc_fail(CTX, MDC_ERR_NOMEM, "out of memory"): the one wording of an
+ * allocation failure.  Returns MDC_ERR_NOMEM. */
+int mdc_nomem(struct mdc_ctx *ctx);
+
 /* Prefix the message already in CTX with "WHAT: " (adds context on the way up). */
 void mdc_ctx_prefix(struct mdc_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

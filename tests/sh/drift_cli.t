@@ -28,6 +28,6 @@ usage "--key needs a value" --adopt --key
 usage "--key 'PartitionName=': use KEY, PartitionName=P\[:KEY\]" --adopt --key PartitionName=
 usage "--key 'Bogus=x:y': use KEY" --adopt --key Bogus=x:y
 usage "--key 'a:b': use KEY" --adopt --key=a:b
-usage "unknown argument '--frobnicate'" --frobnicate
+usage "unknown option '--frobnicate'" --frobnicate
 usage "unknown argument 'extra'" extra
 like "$("$top_builddir/mdcctl" --help 2>&1)" '^  drift  ' "mdcctl --help lists drift"

@@ -75,7 +75,7 @@ like "$err" "operation '.*' failed" "and says which operation failed"
 
 # --- API errors: one line with the field violation -----------------------------------
 start
-printf '{"labels":{"a":"b"},"orchestrator_spec":{"slurm_spec":{"config":{"PriorityType":"x"},"scheduling":{"priority_type":"x"}}}}' >"$TEST_DIR/both.json"
+printf '{"labels":{"a":"b"},"orchestrator_spec":{"slurm_spec":{"config":{"PriorityType":"priority/basic"},"scheduling":{"priority_type":"priority/basic"}}}}' >"$TEST_DIR/both.json"
 err=$(M update "$TEST_DIR/both.json" --update-mask orchestrator_spec.slurm_spec.config,orchestrator_spec.slurm_spec.scheduling 2>&1 >/dev/null); rc=$?
 is "$rc" "$EXIT_REFUSED" "config together with scheduling is refused before sending"
 like "$err" "migrate-config|scheduling" "and points at the legacy field"

@@ -58,8 +58,9 @@ refused mdcctl "control characters" "a C1 control character (terminal escape) is
 	-- config set "SchedulerParameters=a$(printf '\302\233')2J"
 
 # --- ids, labels, node counts (16.3) ----------------------------------------------------------
+# (an id that starts with '-' is an option to getopt_long: refused as one)
 for id in '*' '../../../../etc/passwd' '-o/tmp/x' 'DEFAULT'; do
-	refused mdcctl "invalid partition id" "mdcctl refuses the partition id '$id'" \
+	refused mdcctl "invalid partition id|unknown option '-o'" "mdcctl refuses the partition id '$id'" \
 		-- partition create "$id" --node-pools cpu
 done
 for id in '*' '../../../../etc/passwd' '--help' '-o/tmp/x'; do

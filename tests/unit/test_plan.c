@@ -14,6 +14,7 @@
 #include "mdc_intent.h"
 #include "mdc_json.h"
 #include "mdc_plan.h"
+#include "sc_render.h"
 #include "mdc_str.h"
 
 #define SS "orchestrator_spec.slurm_spec."
@@ -158,6 +159,25 @@ static const struct tcase cases[] = {
 	{ "never-updated cluster, USER_ONLY: warns it cannot pin", "never.json",
 	  { { MDC_OP_POOL_SCALE, "cpu", NULL, NULL, NULL, NULL, 1, 6, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, "node_pools", NULL, NULL, "empty node_image", NULL },
+	/* raw PATCH (mdcctl update FILE --update-mask): the user's paths, as given */
+	{ "raw patch: masked paths take the body, an absent one is cleared (C2)", "cluster.json",
+	  { { MDC_OP_RAW_PATCH, NULL, NULL, "{\"labels\":{\"owner\":\"hpc\"}}", "labels," SS "config",
+	      NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, "labels," SS "config", "{\"labels\":{\"owner\":\"hpc\"}}",
+	  NULL, NULL, NULL },
+	{ "raw patch: an unchanged masked path is still sent", "cluster.json",
+	  { { MDC_OP_RAW_PATCH, NULL, NULL, "{\"labels\":{\"team\":\"ml\"}}", "labels", NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, "labels", "{\"labels\":{\"team\":\"ml\"}}", NULL, NULL, NULL },
+	{ "raw patch: a path outside the mask table is refused", "cluster.json",
+	  { { MDC_OP_RAW_PATCH, NULL, NULL, "{}", "display_name", NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, "", NULL, "'display_name' is not an update mask path", NULL, NULL },
+	{ "raw patch: a body that is not a JSON object is refused", "cluster.json",
+	  { { MDC_OP_RAW_PATCH, NULL, NULL, "[1]", "labels", NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, "", NULL, "expected a JSON object", NULL, NULL },
+	{ "raw patch: a refused key in the body's config is refused (C10)", "cluster.json",
+	  { { MDC_OP_RAW_PATCH, NULL, NULL,
+	      SLURM("\"config\":{\"HealthCheckProgram\":\"/bin/true\"}"), SS "config", NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, "", NULL, "HealthCheckProgram", NULL, NULL },
 	/* refusals: nothing may be sent */
 	{ "unknown key with did-you-mean", "cluster.json",
 	  { { MDC_OP_CONFIG_SET, NULL, "PriorityWeightAgee", "1", NULL, NULL, 0, 0, 0 } },
@@ -453,7 +473,7 @@ static void test_base(void **state)
 	assert_int_equal(mdc_json_parse("[{\"node_pool_id\":\"cpu\",\"config\":{\"weight\":\"10\"}}]",
 					 49, &sets, &ctx), 0);
 	json_object_object_add(mdc_json_get_path(cur, "orchestratorSpec.slurmSpec"), "nodeSets", sets);
-	assert_int_equal(mdc_plan_base(live, cur, &base, &ctx), 0);
+	assert_int_equal(sc_render_base(live, cur, &base, &ctx), 0);
 	assert_string_equal(base,
 		"ClusterName=c1\n"
 		"SchedulerType=sched/backfill\n"

@@ -21,17 +21,13 @@
 #include "mdc_log.h"
 #include "mdc_proc.h"
 #include "mdc_value.h"
+#include "mdc_updopt.h"
 #include "scargs.h"
+#include "scintent.h"
 
 static const char *progname = "mdc-scontrol";
 /* Ctrl-C: the library stops its waits and requests (a second one kills) */
 static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
-{
-	(void) sig;
-	interrupted = 1;
-}
 
 static void usage(FILE *f)
 {
@@ -61,11 +57,14 @@ static void usage(FILE *f)
 		"      --force      delete a partition even though jobs are in it (they end)\n"
 		"  -h, --help       this help\n"
 		"  -V, --version    version\n"
+		"The update options of mdcctl, for the persistent commands (not --async:\n"
+		"the live slurmctld is changed after the operation):\n"
+		"%s"
 		"scontrol's other options (-a, -d, -F, -u, --hide, --local, ...) go to the\n"
 		"real scontrol; -M/--clusters (or SLURM_CLUSTERS) is refused with a\n"
 		"persistent command: the setting would reach another cluster's slurmctld only.\n"
 		"Environment: MDC_ENDPOINT, MDC_CLUSTER, MDC_CONF, SLURM_CONF, MDC_SCONTROL.\n"
-		"See mdc-scontrol(1).\n");
+		"See mdc-scontrol(1).\n", mdc_updopt_help);
 }
 
 static int fail(const struct mdc_ctx *ctx)
@@ -565,8 +564,6 @@ static int apply_live(const struct scx_cmd *cmd, struct mdc_strv *live, struct m
 	if (strstr(first.msg, "Unable to contact"))
 		return mdc_fail(ctx, first.err, "%s", first.msg);
 	for (int tries = 0; tries < 20; tries++) {
-		struct timespec ts = { 0, 500 * 1000 * 1000 };
-
 		if (cmd->verb == SCX_DELETE_PART && !live_has_partition(cmd->name))
 			return 0;
 		if ((cmd->verb == SCX_UPDATE_PART || cmd->verb == SCX_UPDATE_NODES) &&
@@ -580,7 +577,9 @@ static int apply_live(const struct scx_cmd *cmd, struct mdc_strv *live, struct m
 		}
 		if (cmd->verb == SCX_DELETE_PART)
 			break;	/* "Partition is in use": waiting does not help */
-		nanosleep(&ts, NULL);
+		if (!mdc_sleep(0.5, NULL))
+			return mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted while retrying the "
+					"live update (%s)", first.msg);
 	}
 	return mdc_fail(ctx, first.err, "%s", first.msg);
 }
@@ -592,11 +591,43 @@ static int partition_jobs(const char *partition, struct mdc_strv *jobs, void *ar
 	return mdc_live_partition_jobs(arg, partition, jobs, ctx);
 }
 
-static int run_persist(const struct scx_cmd *cmd, bool quiet, bool force, struct mdc_ctx *ctx)
+/* Changes that would recreate nodes are not asked about: --yes says so. */
+static bool confirm_plan(const struct mdc_plan *plan, void *arg)
+{
+	const struct mdc_updopt *u = arg;
+
+	return !plan->recreate.n || u->yes;
+}
+
+/* What an update that failed left behind, as the prefix of its message:
+ * without an operation nothing was sent; with one the change may be on
+ * its way (Ctrl-C, --timeout, a lost answer) and the live slurmctld was
+ * not touched, so the next regeneration, not this command, applies it. */
+static void persist_failed(const struct mdc_plan *plan, const json_object *op, int rc,
+			   const struct mdc_updopt *u, struct mdc_ctx *ctx)
+{
+	const char *name = mdc_json_get_str(op, "name", NULL);
+
+	if (rc == MDC_ERR_REFUSED && plan->recreate.n && !plan->refusals.n && !u->yes) {
+		mdc_ctx_clear(ctx);
+		mdc_fail(ctx, MDC_ERR_REFUSED, "recreating the nodes of node pool '%s' needs --yes",
+			 plan->recreate.v[0]);
+	}
+	if (!op || rc == MDC_ERR_OPFAILED)
+		mdc_ctx_prefix(ctx, "not persisted, and the live slurmctld was left unchanged");
+	else
+		mdc_ctx_prefix(ctx, "the change was sent to the managed API (operation %s) but not "
+			       "seen through; the live slurmctld was left unchanged: the next "
+			       "regeneration applies it, or run the command again once the "
+			       "operation is done", name ? name : "?");
+}
+
+static int run_persist(const struct scx_cmd *cmd, const struct mdc_updopt *u, bool quiet,
+		       bool force, struct mdc_ctx *ctx)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
 	struct mdc_strv live = MDC_STRV_INIT, notes = MDC_STRV_INIT;
-	struct mdc_update_opts o = { .plan.mode = MDC_MODE_USER_ONLY };
+	struct mdc_update_opts o;
 	struct mdc_plan plan;
 	struct mdc_settings s = { 0 };
 	struct mdc_client *c = NULL;
@@ -608,18 +639,28 @@ static int run_persist(const struct scx_cmd *cmd, bool quiet, bool force, struct
 	if ((rc = connect_api(&s, &c, ctx)) ||
 	    (rc = scx_intent(cmd, s.slurm_conf, &in, &live, &notes, ctx)))
 		goto out;
+	mdc_updopt_fill(u, &o);
 	o.lro.progress = isatty(2);
 	o.plan.partition_jobs = partition_jobs;
 	o.plan.partition_jobs_arg = s.slurm_conf;
 	o.plan.force = force;
+	o.confirm = confirm_plan;
+	o.confirm_arg = (void *) u;
 	if ((rc = mdc_update_run(c, &s, &in, &o, &plan, &op, ctx))) {
-		mdc_ctx_prefix(ctx, "not persisted, and the live slurmctld was left unchanged");
+		persist_failed(&plan, op, rc, u, ctx);
 		goto out;
 	}
 	for (size_t i = 0; !quiet && i < plan.warnings.n; i++)
 		fprintf(stderr, "%s: warning: %s\n", progname, plan.warnings.v[i]);
+	/* a Ctrl-C that came as the operation ended: stop, but say where */
+	if (mdc_intr_pending(NULL)) {
+		rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted: persisted through the managed "
+			      "API, but the live slurmctld was left unchanged: the next regeneration "
+			      "applies it, or run the command again");
+		goto out;
+	}
 	if ((rc = apply_live(cmd, &live, ctx))) {
-		if (cmd->verb == SCX_DELETE_PART && force) {
+		if (cmd->verb == SCX_DELETE_PART && force && rc != MDC_ERR_INTERRUPTED) {
 			/* --force: the user accepted that the jobs end; slurmctld
 			 * keeps the partition until the regeneration removes it */
 			if (!quiet)
@@ -653,7 +694,7 @@ out:
 
 /* scontrol.c main(): the same options, read by the same getopt_long, so
  * that abbreviations (--one, --det) and permutations mean the same;
- * --force is ours. */
+ * --force and the update options (mdc_updopt.h) are ours. */
 enum { OPT_FEDR = 0x100, OPT_HIDE, OPT_LOCAL, OPT_SIBLING, OPT_FORCE };
 static const struct option sc_long[] = {
 	{ "all", no_argument, NULL, 'a' }, { "cluster", required_argument, NULL, 'M' },
@@ -664,32 +705,26 @@ static const struct option sc_long[] = {
 	{ "quiet", no_argument, NULL, 'Q' }, { "sibling", no_argument, NULL, OPT_SIBLING },
 	{ "uid", required_argument, NULL, 'u' }, { "usage", no_argument, NULL, 'h' },
 	{ "verbose", no_argument, NULL, 'v' }, { "version", no_argument, NULL, 'V' },
-	{ "force", no_argument, NULL, OPT_FORCE }, { NULL, 0, NULL, 0 },
+	{ "force", no_argument, NULL, OPT_FORCE }, MDC_UPDOPT_LONGOPTS, { NULL, 0, NULL, 0 },
 };
 
 int main(int argc, char **argv)
 {
 	struct mdc_ctx ctx = { 0 };
+	struct mdc_updopt u = { .mode = MDC_MODE_USER_ONLY };
 	struct scx_cmd cmd;
 	bool oneliner = false, quiet = false, force = false, bad_opt = false;
 	const char *other_cluster = getenv("SLURM_CLUSTERS");
 	char **orig = calloc((size_t) argc + 1, sizeof(*orig)), *force_arg = NULL;
-	int c, rc, n = 0;
+	const char *uopt = NULL;	/* the first update option given */
+	int c, rc, n = 0, li;
 
 	mdc_log_init(progname);
 	/* it may hold a token: no core file, no ptrace by the same user */
 	if (mdc_no_core_dumps(NULL))
 		fprintf(stderr, "%s: warning: cannot disable core dumps\n", progname);
-	{
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_sigint;
-		sa.sa_flags = SA_RESETHAND;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGINT, &sa, NULL);
-		mdc_intr_watch(&interrupted);
-	}
+	if (mdc_intr_install(&interrupted, &ctx))
+		return fail(&ctx);
 	if (!orig) {
 		fprintf(stderr, "%s: error: out of memory\n", progname);
 		return 1;
@@ -700,7 +735,8 @@ int main(int argc, char **argv)
 	while (1) {
 		if (optind < argc && !strncasecmp(argv[optind], "setdebugflags", 8))
 			break;	/* scontrol's rule: "-flag" words follow it */
-		if ((c = getopt_long(argc, argv, "adhM:FoQu:vV", sc_long, NULL)) == -1)
+		li = -1;
+		if ((c = getopt_long(argc, argv, "adhM:FoQu:vV", sc_long, &li)) == -1)
 			break;
 		switch (c) {
 		case 'h':
@@ -717,7 +753,18 @@ int main(int argc, char **argv)
 		case 'M': other_cluster = optarg; break;
 		case OPT_FORCE: force = true; force_arg = argv[optind - 1]; break;
 		case '?': bad_opt = true; break;	/* the real scontrol says what */
-		default: break;
+		default:
+			if (c >= MDC_UPDOPT_MODE && c < MDC_UPDOPT_END && !uopt && li >= 0)
+				uopt = sc_long[li].name;
+			if (c >= MDC_UPDOPT_MODE && c < MDC_UPDOPT_END &&
+			    (c == MDC_UPDOPT_ASYNC ?
+			     mdc_fail(&ctx, MDC_ERR_USAGE, "--async: the live slurmctld is changed "
+				      "after the operation, which mdc-scontrol waits for") :
+			     mdc_updopt_set(&u, c, optarg, &ctx))) {
+				free(orig);
+				return fail(&ctx);
+			}
+			break;
 		}
 	}
 	if (optind >= argc) {
@@ -740,6 +787,13 @@ int main(int argc, char **argv)
 		free(orig);
 		return mdc_exit_code(MDC_ERR_USAGE);
 	}
+	if (!bad_opt && uopt && !(cmd.verb >= SCX_UPDATE_PART && cmd.verb <= SCX_UPDATE_NODES)) {
+		fprintf(stderr, "%s: error: '--%s' is for the persistent commands (update, create, delete)\n",
+			progname, uopt);
+		scx_cmd_free(&cmd);
+		free(orig);
+		return mdc_exit_code(MDC_ERR_USAGE);
+	}
 	if (cmd.verb == SCX_PASS || bad_opt) {
 		if (cmd.note && !quiet)
 			fprintf(stderr, "%s: note: %s\n", progname, cmd.note);
@@ -756,7 +810,7 @@ int main(int argc, char **argv)
 	if (cmd.verb >= SCX_SHOW_CONFIG)
 		rc = run_show(&cmd, oneliner, quiet, &ctx);
 	else
-		rc = run_persist(&cmd, quiet, force, &ctx);
+		rc = run_persist(&cmd, &u, quiet, force, &ctx);
 	scx_cmd_free(&cmd);
 	return finish(rc ? fail(&ctx) : 0);
 }

@@ -56,13 +56,4 @@ void scx_cmd_free(struct scx_cmd *cmd);
 /* Static name of VERB ("update partition") for messages. */
 const char *scx_verb_name(enum scx_verb verb);
 
-/* Turn a persistent command into an intent and the equivalent real
- * scontrol arguments (LIVE, NULL-terminated in LIVE->v), checking every
- * key and value against the option tables.  CONF_PATH is the live
- * slurm.conf whose NodeSet lines map node names to pools.  NOTES receives
- * what the user should know (e.g. Nodes= widened to whole pools).  All
- * outputs are appended; the caller frees them. */
-int scx_intent(const struct scx_cmd *cmd, const char *conf_path, struct mdc_intent *in,
-	       struct mdc_strv *live, struct mdc_strv *notes, struct mdc_ctx *ctx);
-
 #endif

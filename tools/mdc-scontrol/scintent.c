@@ -10,6 +10,7 @@
 #include "mdc_rules.h"
 #include "sc_options.h"
 #include "scargs.h"
+#include "scintent.h"
 
 /* KEY=VALUE for SCOPE, by the service's own rule; *OPT gets the table
  * entry (canonical name). */

@@ -85,6 +85,8 @@ int cmd_describe(struct mdcctl *g, int argc, char **argv)
 	json_object *cl = NULL;
 	struct mdc_ctx ctx;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	(void) argv;
 	mdc_ctx_clear(&ctx);
@@ -117,6 +119,8 @@ int cmd_list(struct mdcctl *g, int argc, char **argv)
 	char *project = NULL, *region = NULL, *parent = NULL;
 	struct mdc_ctx ctx;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	(void) argv;
 	mdc_ctx_clear(&ctx);
@@ -198,6 +202,8 @@ int cmd_create(struct mdcctl *g, int argc, char **argv)
 	char *project = NULL, *region = NULL, *id = NULL, *parent = NULL;
 	struct mdc_ctx ctx;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	mdc_ctx_clear(&ctx);
 	memset(&s, 0, sizeof(s));
@@ -243,22 +249,23 @@ out:
 
 int cmd_delete(struct mdcctl *g, int argc, char **argv)
 {
+	static const struct option opts[] = { { "yes", no_argument, NULL, 'y' }, { NULL, 0, NULL, 0 } };
 	struct mdc_settings s;
 	struct mdc_client *c = NULL;
 	json_object *op = NULL;
 	struct mdc_ctx ctx;
 	char q[1200];
-	int rc;
+	int rc = 0, opt;
 
 	mdc_ctx_clear(&ctx);
 	memset(&s, 0, sizeof(s));
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--yes") || !strcmp(argv[i], "-y")) {
-			g->yes = true;
-		} else {
-			rc = mdcctl_usage(g, "usage: mdcctl delete [--yes]");
-			goto out;
-		}
+	while ((opt = mdcctl_getopt(g, argc, argv, "y", opts, &rc)) != -1 && opt != '?')
+		g->yes = true;
+	if (rc)
+		goto out;
+	if (optind < argc) {
+		rc = mdcctl_usage(g, "delete: unexpected argument '%s'", argv[optind]);
+		goto out;
 	}
 	if ((rc = mdcctl_settings(g, true, &s, &ctx)))
 		goto fail;
@@ -285,99 +292,64 @@ out:
 	return rc;
 }
 
-/* update FILE --update-mask PATHS [--update-mode M]: the payload goes as
- * given, but only after the same rules the service applies accept it on
- * a fresh read, under the writer lock. */
+/* update FILE --update-mask PATHS: a raw PATCH, but the safe write of
+ * every other command (mdc_update_run: the lock, a fresh read, the wait
+ * while the cluster is CREATING or UPDATING, the service's rules on that
+ * state, the check that nobody changed it meanwhile, the wait for the
+ * operation with --timeout and Ctrl-C, the read-back).  The masked paths
+ * take the file's values; a masked path the file lacks is cleared (C2). */
 int cmd_update(struct mdcctl *g, int argc, char **argv)
 {
-	struct mdc_settings s;
-	struct mdc_client *c = NULL;
-	struct mdc_update_opts uo;
+	enum { O_MASK = 256 };
+	static const struct option opts[] = {
+		{ "update-mask", required_argument, NULL, O_MASK }, { NULL, 0, NULL, 0 },
+	};
+	struct mdc_intent in = MDC_INTENT_INIT;
 	struct mdc_strv mask = MDC_STRV_INIT;
-	struct mdc_patch_result res;
-	struct mdc_images images = { NULL };
-	json_object *body = NULL, *cur = NULL, *op = NULL;
-	const char *file = NULL, *mask_arg = NULL, *state;
+	json_object *body = NULL;
+	const char *file = NULL, *mask_arg = NULL;
+	struct mdc_op *op;
 	struct mdc_ctx ctx;
-	int rc, lock = -1;
+	int rc = 0, opt;
 
 	mdc_ctx_clear(&ctx);
-	memset(&s, 0, sizeof(s));
-	memset(&res, 0, sizeof(res));
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--update-mask") && i + 1 < argc)
-			mask_arg = argv[++i];
-		else if (!strncmp(argv[i], "--update-mask=", 14))
-			mask_arg = argv[i] + 14;
-		else if (argv[i][0] != '-' && !file)
-			file = argv[i];
-		else {
-			rc = mdcctl_usage(g, "usage: mdcctl update FILE --update-mask PATHS [--update-mode MODE]");
-			goto out;
-		}
+	while ((opt = mdcctl_getopt(g, argc, argv, "", opts, &rc)) != -1 && opt != '?')
+		mask_arg = optarg;
+	if (rc)
+		goto out;
+	if (optind < argc)
+		file = argv[optind++];
+	if (optind < argc) {
+		rc = mdcctl_usage(g, "update: unexpected argument '%s'", argv[optind]);
+		goto out;
 	}
 	if (!file || !mask_arg) {
 		rc = mdcctl_usage(g, "update needs FILE and --update-mask PATHS (a PATCH without a mask "
 				  "clears everything the file omits; use plan/apply for that)");
 		goto out;
 	}
-	if ((rc = mdcctl_settings(g, true, &s, &ctx)) || (rc = mdcctl_update_opts(g, &uo, &ctx)) ||
-	    (rc = cluster_read_json(file, &body, &ctx)))
+	if ((rc = cluster_read_json(file, &body, &ctx)))
 		goto fail;
 	if ((rc = mdc_rules_parse_mask(mask_arg, &mask, &ctx))) {
 		ctx.err = MDC_ERR_REFUSED;
 		goto fail;
 	}
-	if ((rc = mdc_client_new(&s, &c, &ctx)) ||
-	    (rc = mdc_lock_acquire(s.lock_dir, s.endpoint, s.cluster,
-				   g->timeout > 0 ? g->timeout : MDC_LOCK_WAIT_DEFAULT_S,
-				   &mdcctl_interrupted, &lock, &ctx)))
-		goto fail;
-	for (unsigned n = 0;; n++) {
-		if ((rc = mdc_cluster_get(c, s.cluster, &cur, &ctx)))
-			goto fail;
-		state = mdc_json_get_str(cur, "state", "");
-		if (strcmp(state, "UPDATING"))
-			break;
-		if (g->no_wait) {
-			mdc_fail(&ctx, MDC_ERR_CONFLICT, "cluster '%s' is UPDATING; try again later "
-				 "(or drop --no-wait to wait)", s.cluster);
-			goto fail;
-		}
-		json_object_put(cur);
-		cur = NULL;
-		if (!mdc_sleep(mdc_lro_delay(n), &mdcctl_interrupted)) {
-			mdc_fail(&ctx, MDC_ERR_INTERRUPTED, "interrupted: nothing was sent");
-			goto fail;
-		}
-	}
-	if ((rc = mdc_rules_apply_patch(cur, body, &mask, uo.plan.mode, &images, &res, &ctx))) {
-		if (rc != MDC_ERR_NOMEM)
-			ctx.err = MDC_ERR_REFUSED;
-		mdc_ctx_prefix(&ctx, "%s", file);
+	if (!(op = mdc_intent_add(&in, MDC_OP_RAW_PATCH, NULL, NULL,
+				  json_object_to_json_string_ext(body, JSON_C_TO_STRING_PLAIN))) ||
+	    !(op->where = strdup(file))) {
+		mdc_nomem(&ctx);
 		goto fail;
 	}
-	if (res.recreated.n && !g->allow_recreate) {
-		mdc_fail(&ctx, MDC_ERR_REFUSED, "%s: node pool '%s' would move to another image and "
-			 "its nodes be recreated: set node_image, use --update-mode USER_ONLY, or give "
-			 "--allow-recreate", file, res.recreated.v[0]);
-		goto fail;
-	}
-	if ((rc = mdc_cluster_patch(c, s.cluster, body, &mask, uo.plan.mode, &op, &ctx)))
-		goto fail;
-	rc = mdcctl_finish_op(g, c, op);
+	op->list = mask;
+	memset(&mask, 0, sizeof(mask));
+	rc = mdcctl_update(g, &in, "update");
 	goto out;
 fail:
 	rc = mdcctl_fail(g, &ctx);
 out:
-	mdc_lock_release(lock);
-	mdc_patch_result_free(&res);
 	mdc_strv_free(&mask);
 	json_object_put(body);
-	json_object_put(cur);
-	json_object_put(op);
-	mdc_client_free(c);
-	mdc_settings_free(&s);
+	mdc_intent_free(&in);
 	return rc;
 }
 
@@ -390,6 +362,8 @@ int cmd_operations(struct mdcctl *g, int argc, char **argv)
 	struct mdc_ctx ctx;
 	bool wait;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	mdc_ctx_clear(&ctx);
 	memset(&s, 0, sizeof(s));

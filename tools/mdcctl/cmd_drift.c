@@ -611,7 +611,7 @@ static int load_files(struct mdcctl *g, struct view *v, struct mdc_ctx *ctx)
 		return 0;
 	}
 	if (!(rc = mdc_read_regular(v->conf_path, SC_FILE_MAX_BYTES, 0, &live, NULL, ctx)) &&
-	    !(rc = mdc_plan_base(live, v->cluster, &base, ctx)) &&
+	    !(rc = sc_render_base(live, v->cluster, &base, ctx)) &&
 	    !(rc = sc_render(v->cluster, base, v->conf_path, &out, ctx)) &&
 	    !(rc = load_conf(live, v->conf_path, &v->l, ctx)))
 		rc = load_conf(mdc_buf_str(&out), v->conf_path, &v->r, ctx);
@@ -1057,48 +1057,49 @@ out:
 
 int cmd_drift(struct mdcctl *g, int argc, char **argv)
 {
+	enum { O_ADOPT = 256, O_DRY_RUN, O_KEY };
+	static const struct option opts[] = {
+		{ "adopt", no_argument, NULL, O_ADOPT }, { "dry-run", no_argument, NULL, O_DRY_RUN },
+		{ "key", required_argument, NULL, O_KEY }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct mdc_settings s;
 	struct mdc_client *c = NULL;
 	struct view v;
 	struct mdc_strv sels = MDC_STRV_INIT;
 	struct mdc_ctx ctx;
 	bool do_adopt = false, dry_run = false;
-	int rc;
+	int rc = 0, opt;
 
 	memset(&s, 0, sizeof(s));
 	memset(&v, 0, sizeof(v));
 	mdc_ctx_clear(&ctx);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-
-		if (!strcmp(a, "--adopt")) {
-			do_adopt = true;
-		} else if (!strcmp(a, "--dry-run")) {
-			dry_run = true;
-		} else if (!strcmp(a, "--key") || !strncmp(a, "--key=", 6)) {
-			val = a[5] == '=' ? a + 6 : i + 1 < argc ? argv[++i] : NULL;
-			if (!val) {
-				rc = mdcctl_usage(g, "drift: --key needs a value (KEY, PartitionName=P:KEY, "
-						  "NodeSet=POOL:KEY)");
-				goto done;
-			}
-			if (!sel_valid(val)) {
+	while ((opt = mdcctl_getopt(g, argc, argv, "h", opts, &rc)) != -1 && opt != '?') {
+		switch (opt) {
+		case O_ADOPT: do_adopt = true; break;
+		case O_DRY_RUN: dry_run = true; break;
+		case 'h':
+			usage_text();
+			goto done;
+		case O_KEY:
+			if (!sel_valid(optarg)) {
 				rc = mdcctl_usage(g, "drift: --key '%s': use KEY, PartitionName=P[:KEY], "
-						  "NodeSet=POOL[:KEY] or NodeName=NODE[:KEY]", val);
+						  "NodeSet=POOL[:KEY] or NodeName=NODE[:KEY]", optarg);
 				goto done;
 			}
-			if (mdc_strv_push(&sels, val)) {
+			if (mdc_strv_push(&sels, optarg)) {
 				rc = mdcctl_usage(g, "out of memory");
 				goto done;
 			}
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage_text();
-			rc = 0;
-			goto done;
-		} else {
-			rc = mdcctl_usage(g, "drift: unknown argument '%s' (see mdcctl drift --help)", a);
-			goto done;
+			break;
 		}
+	}
+	if (rc)
+		goto done;
+	if (optind < argc) {
+		rc = mdcctl_usage(g, "drift: unknown argument '%s' (see mdcctl drift --help)",
+				  argv[optind]);
+		goto done;
 	}
 	if (!do_adopt && (dry_run || sels.n)) {
 		rc = mdcctl_usage(g, "drift: %s goes with --adopt", dry_run ? "--dry-run" : "--key");

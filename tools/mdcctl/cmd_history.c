@@ -45,26 +45,22 @@ static void history_print(const json_object *list)
 
 int cmd_history(struct mdcctl *g, int argc, char **argv)
 {
+	static const struct option opts[] = { { "all", no_argument, NULL, 'a' }, { NULL, 0, NULL, 0 } };
 	struct mdc_settings s;
 	struct mdc_client *c = NULL;
 	json_object *list = NULL;
 	struct mdc_ctx ctx;
 	bool all = false;
-	int rc;
+	int rc = 0, opt;
 
 	mdc_ctx_clear(&ctx);
 	memset(&s, 0, sizeof(s));
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--all")) {
-			all = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: mdcctl history [--all]\n");
-			return 0;
-		} else {
-			return mdcctl_usage(g, "history: unexpected argument '%s' (see mdcctl(1))",
-					    argv[i]);
-		}
-	}
+	while ((opt = mdcctl_getopt(g, argc, argv, "", opts, &rc)) != -1 && opt != '?')
+		all = true;
+	if (rc)
+		return rc;
+	if (optind < argc)
+		return mdcctl_usage(g, "history: unexpected argument '%s' (see mdcctl(1))", argv[optind]);
 	if ((rc = history_connect(g, false, &s, &c, &ctx)) ||
 	    (rc = mdc_broker_history(c, all ? NULL : s.cluster, &list, &ctx)))
 		goto out;
@@ -93,15 +89,14 @@ int cmd_rollback(struct mdcctl *g, int argc, char **argv)
 	char what[64], *end;
 	long id;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	mdc_ctx_clear(&ctx);
 	memset(&s, 0, sizeof(s));
 	memset(&plan, 0, sizeof(plan));
-	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		if (argc == 2)
-			return printf("usage: mdcctl rollback N\n") < 0;
+	if (argc != 2)
 		return mdcctl_usage(g, "rollback needs the id of a write (see 'mdcctl history')");
-	}
 	id = strtol(argv[1], &end, 10);
 	if (*end || end == argv[1] || id <= 0)
 		return mdcctl_usage(g, "rollback '%s': give the id of a write (see 'mdcctl history')",

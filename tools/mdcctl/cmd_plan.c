@@ -3,7 +3,7 @@
  *
  * The baseline a slurm.conf is compared with is what the spec renders
  * over the service-managed base (by default taken from the live
- * slurm.conf, see mdc_plan_base); the difference becomes an intent, the
+ * slurm.conf, see sc_render_base); the difference becomes an intent, the
  * intent a plan.  apply re-plans on a fresh read right before the PATCH
  * (mdc_update_run, C14) and verifies the result on the local slurmctld
  * (C13).
@@ -105,7 +105,7 @@ static int load_base(struct mdcctl *g, const struct popts *po, const struct mdc_
 	}
 	if ((rc = mdc_read_regular(s->slurm_conf, SC_FILE_MAX_BYTES, 0, &live, NULL, ctx)))
 		return rc;
-	rc = mdc_plan_base(live, cluster, base, ctx);
+	rc = sc_render_base(live, cluster, base, ctx);
 	free(live);
 	return rc;
 }
@@ -507,6 +507,8 @@ int cmd_migrate_config(struct mdcctl *g, int argc, char **argv)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	if (argc > 1)
 		return mdcctl_usage(g, "%s: takes no arguments", argv[0]);

@@ -159,7 +159,7 @@ static int scope_kv_ops(struct mdc_intent *in, enum mdc_op_kind kind, const char
 		} else
 			rc = scope_check_label(set ? key : argv[i], val, ctx);
 		if (!rc && !mdc_intent_add(in, kind, id, set ? key : argv[i], val))
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 		free(key);
 	}
 	return rc;
@@ -179,6 +179,8 @@ int cmd_config(struct mdcctl *g, int argc, char **argv)
 	struct mdc_ctx ctx;
 	const char *sub = argc > 1 ? argv[1] : "";
 	int rc = 0;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	mdc_ctx_clear(&ctx);
 	if (!strcmp(sub, "show") && argc == 2) {
@@ -265,132 +267,196 @@ static void part_text_list(const json_object *arr)
 		part_text_one(json_object_array_get_idx(arr, i));
 }
 
-int cmd_partition(struct mdcctl *g, int argc, char **argv)
-{
-	struct mdc_intent in = MDC_INTENT_INIT;
-	json_object *cl = NULL, *parts;
+/* One `mdcctl partition SUB` call: ID and the arguments after it. */
+struct part_call {
+	struct mdcctl *g;
+	const char *id;
+	int argc;
+	char **argv;
+	const char *pools;	/* --node-pools A,B */
+	char where[160];	/* "partition 'ID'" */
+	struct mdc_intent in;
 	struct mdc_ctx ctx;
-	const char *sub = argc > 1 ? argv[1] : "", *id = argc > 2 ? argv[2] : NULL;
-	char where[160];
+};
+
+/* How a subcommand ends: it printed (a read), or its intent is sent. */
+enum part_send { PART_READ, PART_UPDATE, PART_REMOVE };
+
+static int part_list(struct part_call *p)
+{
+	json_object *cl = NULL;
+	int rc;
+
+	if (!(rc = scope_read(p->g, &cl))) {
+		part_default_ctx = scope_slurm(cl);
+		scope_show(p->g, mdc_json_get_arr(scope_slurm(cl), "partitions"), json_type_array,
+			   part_text_list);
+	}
+	json_object_put(cl);
+	return rc;
+}
+
+static int part_show(struct part_call *p)
+{
+	json_object *cl = NULL, *part;
+	int rc;
+
+	if (!(rc = scope_read(p->g, &cl))) {
+		part_default_ctx = scope_slurm(cl);
+		if (!(part = scope_find(mdc_json_get_arr(scope_slurm(cl), "partitions"), "id", p->id)))
+			rc = scope_not_found(p->g, "partition", p->id);
+		else
+			scope_show(p->g, part, json_type_object, part_text_one);
+	}
+	json_object_put(cl);
+	return rc;
+}
+
+/* "A,B" into OP's list, each a valid node pool id. */
+static int part_pools(struct part_call *p, struct mdc_op *op)
+{
 	int rc = 0;
 
-	mdc_ctx_clear(&ctx);
-	if (!strcmp(sub, "list") && argc == 2) {
-		if (!(rc = scope_read(g, &cl))) {
-			part_default_ctx = scope_slurm(cl);
-			scope_show(g, mdc_json_get_arr(scope_slurm(cl), "partitions"), json_type_array,
-				   part_text_list);
-		}
+	if (mdc_strv_split(&op->list, p->pools, ","))
+		return mdc_nomem(&p->ctx);
+	for (size_t i = 0; !rc && i < op->list.n; i++)
+		rc = scope_check_id("node pool", op->list.v[i], &p->ctx);
+	if (!rc && !op->list.n)
+		rc = mdc_fail(&p->ctx, MDC_ERR_USAGE, "partition %s: --node-pools is empty", p->id);
+	return rc;
+}
+
+static int part_create(struct part_call *p)
+{
+	struct mdc_op *op;
+	int rc = 0;
+
+	if (!p->pools)
+		return mdc_fail(&p->ctx, MDC_ERR_USAGE, "partition create %s: give --node-pools A,B", p->id);
+	/* the settings are checked one by one, then go with the create */
+	for (int i = 0; !rc && i < p->argc; i++) {
+		char *key = NULL;
+		const char *val;
+
+		if (!(rc = mdcctl_split_kv(p->argv[i], &key, &val, &p->ctx)) &&
+		    (rc = mdcctl_check_kv(key, val, SC_SCOPE_PARTITION, p->where, &p->ctx)) == MDC_ERR_INVAL)
+			scope_other_hint(key, val, SC_SCOPE_PARTITION, &p->ctx);
+		free(key);
+	}
+	if (rc)
+		return rc;
+	if (!(op = mdc_intent_add(&p->in, MDC_OP_PART_CREATE, p->id, NULL, NULL)))
+		return mdc_nomem(&p->ctx);
+	for (int i = 0; i < p->argc; i++)
+		if (mdc_strv_push(&op->kv, p->argv[i]))
+			return mdc_nomem(&p->ctx);
+	return part_pools(p, op);
+}
+
+/* --node-pools A,B replaces the partition's pools; K=V set its config. */
+static int part_update(struct part_call *p)
+{
+	struct mdc_op *op;
+
+	if (!p->argc && !p->pools)
+		return mdc_fail(&p->ctx, MDC_ERR_USAGE, "partition update %s: give KEY=VALUE... or "
+				"--node-pools A,B", p->id);
+	if (p->pools) {
+		int rc;
+
+		if (!(op = mdc_intent_add(&p->in, MDC_OP_PART_POOLS, p->id, NULL, NULL)))
+			return mdc_nomem(&p->ctx);
+		if ((rc = part_pools(p, op)))
+			return rc;
+	}
+	return p->argc ? scope_kv_ops(&p->in, MDC_OP_PART_SET, p->id, p->argc, p->argv,
+				      SC_SCOPE_PARTITION, p->where, true, &p->ctx) : 0;
+}
+
+static int part_unset(struct part_call *p)
+{
+	return scope_kv_ops(&p->in, MDC_OP_PART_UNSET, p->id, p->argc, p->argv, SC_SCOPE_PARTITION,
+			    p->where, false, &p->ctx);
+}
+
+/* delete and default: the op alone */
+static int part_op(struct part_call *p, enum mdc_op_kind kind)
+{
+	return mdc_intent_add(&p->in, kind, p->id, NULL, NULL) ? 0 : mdc_nomem(&p->ctx);
+}
+
+static int part_delete(struct part_call *p)
+{
+	return part_op(p, MDC_OP_PART_DELETE);
+}
+
+static int part_default(struct part_call *p)
+{
+	return part_op(p, MDC_OP_PART_DEFAULT);
+}
+
+static const struct part_sub {
+	const char *name;
+	bool id;		/* takes a partition ID first */
+	int min, max;		/* arguments after the ID; -1: any number */
+	bool pools;		/* takes --node-pools */
+	enum part_send send;
+	int (*fn)(struct part_call *p);	/* reads: an exit status; else an mdc_err */
+} part_subs[] = {
+	{ "create", true, 0, -1, true, PART_UPDATE, part_create },
+	{ "default", true, 0, 0, false, PART_UPDATE, part_default },
+	{ "delete", true, 0, 0, false, PART_REMOVE, part_delete },
+	{ "list", false, 0, 0, false, PART_READ, part_list },
+	{ "show", true, 0, 0, false, PART_READ, part_show },
+	{ "unset", true, 1, -1, false, PART_REMOVE, part_unset },
+	{ "update", true, 0, -1, true, PART_UPDATE, part_update },
+};
+
+int cmd_partition(struct mdcctl *g, int argc, char **argv)
+{
+	enum { O_POOLS = 256 };
+	static const struct option opts[] = {
+		{ "node-pools", required_argument, NULL, O_POOLS }, { NULL, 0, NULL, 0 },
+	};
+	struct part_call p = { .g = g, .in = MDC_INTENT_INIT };
+	const struct part_sub *sub = NULL;
+	int rc = 0, opt, nargs;
+
+	mdc_ctx_clear(&p.ctx);
+	while ((opt = mdcctl_getopt(g, argc, argv, "", opts, &rc)) != -1 && opt != '?')
+		p.pools = optarg;
+	if (rc)
+		return rc;
+	for (size_t i = 0; optind < argc && i < sizeof(part_subs) / sizeof(part_subs[0]); i++)
+		if (!strcmp(argv[optind], part_subs[i].name))
+			sub = &part_subs[i];
+	nargs = argc - optind - 1 - (sub && sub->id);
+	if (!sub || nargs < sub->min || (sub->max >= 0 && nargs > sub->max) ||
+	    (p.pools && !sub->pools))
+		return mdcctl_usage(g, "usage: mdcctl partition list|show ID|create ID --node-pools A,B "
+				    "[KEY=VALUE...]|update ID [--node-pools A,B] KEY=VALUE...|unset ID "
+				    "KEY...|delete ID|default ID");
+	if (sub->id) {
+		p.id = argv[optind + 1];
+		if ((rc = scope_check_id("partition", p.id, &p.ctx)))
+			goto fail;
+		snprintf(p.where, sizeof(p.where), "partition '%s'", p.id);
+	}
+	p.argc = nargs;
+	p.argv = argv + argc - nargs;
+	if (sub->send == PART_READ) {
+		rc = sub->fn(&p);
 		goto out;
 	}
-	if (!id)
-		goto usage;
-	if ((rc = scope_check_id("partition", id, &ctx)))
+	if ((rc = sub->fn(&p)))
 		goto fail;
-	snprintf(where, sizeof(where), "partition '%s'", id);
-	if (!strcmp(sub, "show") && argc == 3) {
-		if ((rc = scope_read(g, &cl)))
-			goto out;
-		part_default_ctx = scope_slurm(cl);
-		parts = scope_find(mdc_json_get_arr(scope_slurm(cl), "partitions"), "id", id);
-		if (!parts)
-			rc = scope_not_found(g, "partition", id);
-		else
-			scope_show(g, parts, json_type_object, part_text_one);
-		goto out;
-	} else if (!strcmp(sub, "create")) {
-		struct mdc_op *op;
-		const char *pools = NULL;
-		struct mdc_strv kv = MDC_STRV_INIT;
-
-		for (int i = 3; i < argc && !rc; i++) {
-			char *key = NULL;
-			const char *val;
-
-			if (!strcmp(argv[i], "--node-pools") && i + 1 < argc) {
-				pools = argv[++i];
-			} else if (!strncmp(argv[i], "--node-pools=", 13)) {
-				pools = argv[i] + 13;
-			} else if (!(rc = mdcctl_split_kv(argv[i], &key, &val, &ctx)) &&
-				   (rc = mdcctl_check_kv(key, val, SC_SCOPE_PARTITION, where, &ctx))) {
-				if (rc == MDC_ERR_INVAL)
-					scope_other_hint(key, val, SC_SCOPE_PARTITION, &ctx);
-			} else if (!rc) {
-				if (mdc_strv_push(&kv, argv[i]))
-					rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
-			}
-			free(key);
-		}
-		if (!rc && !pools)
-			rc = mdc_fail(&ctx, MDC_ERR_USAGE, "partition create %s: give --node-pools A,B", id);
-		if (!rc && !(op = mdc_intent_add(&in, MDC_OP_PART_CREATE, id, NULL, NULL)))
-			rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
-		if (!rc && mdc_strv_split(&op->list, pools, ","))
-			rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
-		for (size_t i = 0; !rc && i < op->list.n; i++)
-			rc = scope_check_id("node pool", op->list.v[i], &ctx);
-		if (!rc && op->list.n == 0)
-			rc = mdc_fail(&ctx, MDC_ERR_USAGE, "partition create %s: --node-pools is empty", id);
-		if (!rc) {
-			op->kv = kv;
-			memset(&kv, 0, sizeof(kv));
-		}
-		mdc_strv_free(&kv);
-		if (rc)
-			goto fail;
-	} else if (!strcmp(sub, "update") && argc >= 4) {
-		/* --node-pools A,B replaces the partition's pools; K=V set its config */
-		for (int i = 3; i < argc && !rc; i++) {
-			const char *pools = NULL;
-			struct mdc_op *op;
-
-			if (!strcmp(argv[i], "--node-pools") && i + 1 < argc)
-				pools = argv[++i];
-			else if (!strncmp(argv[i], "--node-pools=", 13))
-				pools = argv[i] + 13;
-			if (!pools) {
-				rc = scope_kv_ops(&in, MDC_OP_PART_SET, id, 1, argv + i, SC_SCOPE_PARTITION,
-						  where, true, &ctx);
-				continue;
-			}
-			if (!(op = mdc_intent_add(&in, MDC_OP_PART_POOLS, id, NULL, NULL)) ||
-			    mdc_strv_split(&op->list, pools, ","))
-				rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
-			for (size_t k = 0; !rc && k < op->list.n; k++)
-				rc = scope_check_id("node pool", op->list.v[k], &ctx);
-		}
-		if (rc)
-			goto fail;
-	} else if (!strcmp(sub, "unset") && argc >= 4) {
-		if ((rc = scope_kv_ops(&in, MDC_OP_PART_UNSET, id, argc - 3, argv + 3, SC_SCOPE_PARTITION,
-				       where, false, &ctx)))
-			goto fail;
-		rc = mdcctl_update_destructive(g, &in, where);
-		goto out;
-	} else if (!strcmp(sub, "delete") && argc == 3) {
-		if (!mdc_intent_add(&in, MDC_OP_PART_DELETE, id, NULL, NULL))
-			goto nomem;
-		rc = mdcctl_update_destructive(g, &in, where);
-		goto out;
-	} else if (!strcmp(sub, "default") && argc == 3) {
-		if (!mdc_intent_add(&in, MDC_OP_PART_DEFAULT, id, NULL, NULL))
-			goto nomem;
-	} else {
-		goto usage;
-	}
-	rc = mdcctl_update(g, &in, where);
+	rc = sub->send == PART_REMOVE ? mdcctl_update_destructive(g, &p.in, p.where) :
+	     mdcctl_update(g, &p.in, p.where);
 	goto out;
-usage:
-	rc = mdcctl_usage(g, "usage: mdcctl partition list|show ID|create ID --node-pools A,B [KEY=VALUE...]|"
-			  "update ID KEY=VALUE...|unset ID KEY...|delete ID|default ID");
-	goto out;
-nomem:
-	mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
 fail:
-	rc = mdcctl_fail(g, &ctx);
+	rc = mdcctl_fail(g, &p.ctx);
 out:
-	json_object_put(cl);
-	mdc_intent_free(&in);
+	mdc_intent_free(&p.in);
 	return rc;
 }
 
@@ -404,6 +470,8 @@ int cmd_nodeset(struct mdcctl *g, int argc, char **argv)
 	const char *sub = argc > 1 ? argv[1] : "", *pool = argc > 2 ? argv[2] : NULL;
 	char where[160];
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	mdc_ctx_clear(&ctx);
 	if (!pool || (!strcmp(sub, "show") && argc != 3) ||
@@ -473,26 +541,52 @@ static int pool_count(const char *s, int64_t *out, struct mdc_ctx *ctx)
 
 int cmd_nodepool(struct mdcctl *g, int argc, char **argv)
 {
+	enum { O_MIN = 256, O_MAX, O_PIN, O_UNPIN };
+	static const struct option opts[] = {
+		{ "min", required_argument, NULL, O_MIN }, { "max", required_argument, NULL, O_MAX },
+		{ "pin", required_argument, NULL, O_PIN }, { "unpin", no_argument, NULL, O_UNPIN },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct mdc_intent in = MDC_INTENT_INIT;
 	json_object *cl = NULL, *p;
 	struct mdc_op *op;
 	struct mdc_ctx ctx;
-	const char *sub = argc > 1 ? argv[1] : "", *id = argc > 2 ? argv[2] : NULL;
+	const char *sub, *id, *pin = NULL, *min_arg = NULL, *max_arg = NULL;
+	bool unpin = false;
+	int64_t min = -1, max = -1;
 	char where[160];
-	int rc = 0;
+	int rc = 0, opt, nargs;
 
 	mdc_ctx_clear(&ctx);
-	if (!strcmp(sub, "list") && argc == 2) {
+	while ((opt = mdcctl_getopt(g, argc, argv, "", opts, &rc)) != -1 && opt != '?') {
+		switch (opt) {
+		case O_MIN: min_arg = optarg; break;
+		case O_MAX: max_arg = optarg; break;
+		case O_PIN: pin = optarg; break;
+		case O_UNPIN: unpin = true; break;
+		}
+	}
+	if (rc)
+		return rc;
+	nargs = argc - optind;
+	sub = nargs > 0 ? argv[optind] : "";
+	id = nargs > 1 ? argv[optind + 1] : NULL;
+	/* each form and only its own options */
+	if (!strcmp(sub, "list") && nargs == 1 && !min_arg && !max_arg && !pin && !unpin) {
 		if (!(rc = scope_read(g, &cl)))
 			scope_show(g, mdc_json_get_arr(cl, "node_pools"), json_type_array, pool_text_list);
 		goto out;
 	}
-	if (!id)
+	if (nargs != 2 ||
+	    (!strcmp(sub, "show") && (min_arg || max_arg || pin || unpin)) ||
+	    (!strcmp(sub, "scale") && (!min_arg || !max_arg || pin || unpin)) ||
+	    (!strcmp(sub, "image") && (min_arg || max_arg || !pin == !unpin)) ||
+	    (strcmp(sub, "show") && strcmp(sub, "scale") && strcmp(sub, "image")))
 		goto usage;
 	if ((rc = scope_check_id("node pool", id, &ctx)))
 		goto fail;
 	snprintf(where, sizeof(where), "node pool '%s'", id);
-	if (!strcmp(sub, "show") && argc == 3) {
+	if (!strcmp(sub, "show")) {
 		if ((rc = scope_read(g, &cl)))
 			goto out;
 		if (!(p = scope_find(mdc_json_get_arr(cl, "node_pools"), "id", id)))
@@ -501,20 +595,8 @@ int cmd_nodepool(struct mdcctl *g, int argc, char **argv)
 			scope_show(g, p, json_type_object, pool_text_one);
 		goto out;
 	} else if (!strcmp(sub, "scale")) {
-		int64_t min = -1, max = -1;
-
-		for (int i = 3; i < argc && !rc; i++) {
-			if (!strcmp(argv[i], "--min") && i + 1 < argc)
-				rc = pool_count(argv[++i], &min, &ctx);
-			else if (!strcmp(argv[i], "--max") && i + 1 < argc)
-				rc = pool_count(argv[++i], &max, &ctx);
-			else
-				goto usage;
-		}
-		if (rc)
+		if ((rc = pool_count(min_arg, &min, &ctx)) || (rc = pool_count(max_arg, &max, &ctx)))
 			goto fail;
-		if (min < 0 || max < 0)
-			goto usage;
 		if (min > max) {
 			mdc_fail(&ctx, MDC_ERR_INVAL, "%s: --min %lld is above --max %lld", where,
 				 (long long) min, (long long) max);
@@ -524,18 +606,15 @@ int cmd_nodepool(struct mdcctl *g, int argc, char **argv)
 			goto nomem;
 		op->min = min;
 		op->max = max;
-	} else if (!strcmp(sub, "image") && argc == 5 && !strcmp(argv[3], "--pin")) {
-		if (!*argv[4] || mdc_has_ctrl(argv[4]) || strchr(argv[4], ' ')) {
-			mdc_fail(&ctx, MDC_ERR_INVAL, "%s: image '%s': give an image name", where, argv[4]);
+	} else if (pin) {
+		if (!*pin || mdc_has_ctrl(pin) || strchr(pin, ' ')) {
+			mdc_fail(&ctx, MDC_ERR_INVAL, "%s: image '%s': give an image name", where, pin);
 			goto fail;
 		}
-		if (!mdc_intent_add(&in, MDC_OP_POOL_IMAGE, id, NULL, argv[4]))
+		if (!mdc_intent_add(&in, MDC_OP_POOL_IMAGE, id, NULL, pin))
 			goto nomem;
-	} else if (!strcmp(sub, "image") && argc == 4 && !strcmp(argv[3], "--unpin")) {
-		if (!mdc_intent_add(&in, MDC_OP_POOL_IMAGE, id, NULL, NULL))
-			goto nomem;
-	} else {
-		goto usage;
+	} else if (!mdc_intent_add(&in, MDC_OP_POOL_IMAGE, id, NULL, NULL)) {
+		goto nomem;
 	}
 	rc = mdcctl_update(g, &in, where);
 	goto out;
@@ -544,7 +623,7 @@ usage:
 			  "image ID --pin IMAGE|image ID --unpin");
 	goto out;
 nomem:
-	mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+	mdc_nomem(&ctx);
 fail:
 	rc = mdcctl_fail(g, &ctx);
 out:
@@ -621,6 +700,8 @@ static int cmd_script(struct mdcctl *g, int argc, char **argv, bool prolog)
 	const char *sub = argc > 1 ? argv[1] : "";
 	char *text = NULL;
 	int rc = 0;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	mdc_ctx_clear(&ctx);
 	if (!strcmp(sub, "list") && argc == 2) {
@@ -667,7 +748,7 @@ static int cmd_script(struct mdcctl *g, int argc, char **argv, bool prolog)
 	rc = mdcctl_update(g, &in, name);
 	goto out;
 nomem:
-	mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+	mdc_nomem(&ctx);
 fail:
 	rc = mdcctl_fail(g, &ctx);
 out:
@@ -696,6 +777,8 @@ int cmd_labels(struct mdcctl *g, int argc, char **argv)
 	struct mdc_ctx ctx;
 	const char *sub = argc > 1 ? argv[1] : "";
 	int rc;
+	if ((rc = mdcctl_operands(g, &argc, &argv)))
+		return rc;
 
 	mdc_ctx_clear(&ctx);
 	if (!strcmp(sub, "list") && argc == 2) {

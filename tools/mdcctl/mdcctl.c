@@ -1,7 +1,9 @@
 /* mdcctl - the managed-cluster client.  Global options, then one command
  * from the sorted table below. */
 #include "config.h"
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,61 +23,72 @@
 
 volatile sig_atomic_t mdcctl_interrupted;
 
-/* OWN_HELP: the command prints its own --help; for the others main()
- * prints USAGE when -h/--help follows the command. */
+/* What main() checks for a command before it runs, once for all. */
+enum {
+	CMD_CLUSTER = 1 << 0,	/* needs a cluster: none is a usage error */
+	CMD_WRITES = 1 << 1,	/* takes --update-mode, --no-wait, --allow-recreate, --force */
+	CMD_FORMAT = 1 << 2,	/* takes --format */
+	CMD_OWN_HELP = 1 << 3,	/* prints its own --help (else main prints USAGE) */
+};
+#define CMD_W (CMD_CLUSTER | CMD_WRITES | CMD_FORMAT)	/* a scope command */
+
+/* Sorted by name (bsearch).  USAGE: one line per form; lines that do not
+ * start with "mdcctl" are notes. */
 static const struct mdcctl_cmd {
 	const char *name;
 	mdcctl_fn fn;
+	unsigned flags;
 	const char *help;
 	const char *usage;
-	bool own_help;
 } mdcctl_cmds[] = {
-	{ "apply", cmd_apply, "plan, confirm, PATCH, wait and verify a slurm.conf", NULL, true },
-	{ "conf", cmd_conf, "check or dump slurm.conf files (no cluster needed)",
-	  "mdcctl conf check [--lenient] [--template] FILE...\n       mdcctl conf dump FILE", false },
-	{ "config", cmd_config, "cluster-scope Slurm settings: show|get|set|unset",
+	{ "apply", cmd_apply, CMD_W | CMD_OWN_HELP, "plan, confirm, PATCH, wait and verify a slurm.conf", NULL },
+	{ "conf", cmd_conf, CMD_FORMAT, "check or dump slurm.conf files (no cluster needed)",
+	  "mdcctl conf check [--lenient] [--template] FILE...\nmdcctl conf dump FILE" },
+	{ "config", cmd_config, CMD_W, "cluster-scope Slurm settings: show|get|set|unset",
 	  "mdcctl config show|get KEY|set KEY=VALUE...|unset KEY...\n"
-	  "unset removes settings: it asks on a terminal, else needs --yes", false },
-	{ "create", cmd_create, "create a cluster from a JSON file", "mdcctl --cluster NAME create FILE", false },
-	{ "delete", cmd_delete, "delete the cluster", "mdcctl delete [--yes]", false },
-	{ "describe", cmd_describe, "show the cluster resource",
-	  "mdcctl describe [--format text|json|yaml|value(FIELD,...)]", false },
-	{ "drift", cmd_drift, "runtime changes the next regeneration would lose", NULL, true },
-	{ "edit", cmd_edit, "edit the live slurm.conf and apply the difference", NULL, true },
-	{ "epilog", cmd_epilog, "epilog_bash_scripts: list|add|remove|replace",
-	  "mdcctl epilog list|add FILE|remove INDEX|replace FILE...", false },
-	{ "history", cmd_history, "the writes mdcd recorded (needs the broker)",
-	  "mdcctl history [--all]", false },
-	{ "jobs", cmd_jobs, "job wait policy: list|enforce (local slurmctld, no cluster needed)",
-	  NULL, true },
-	{ "labels", cmd_labels, "cluster labels: list|set|unset",
-	  "mdcctl labels list|set KEY=VALUE...|unset KEY...", false },
-	{ "list", cmd_list, "list the clusters of a project and region",
-	  "mdcctl list [--format text|json|yaml|value(FIELD,...)]", false },
-	{ "migrate-config", cmd_migrate_config, "move scheduling/accounting into config",
-	  "mdcctl migrate-config", false },
-	{ "nodepool", cmd_nodepool, "node pools: list|show|scale|image",
-	  "mdcctl nodepool list|show ID|scale ID --min N --max M|image ID --pin IMAGE|image ID --unpin", false },
-	{ "nodeset", cmd_nodeset, "node-pool-scope Slurm settings: show|set|unset",
+	  "unset removes settings: it asks on a terminal, else needs --yes" },
+	{ "create", cmd_create, CMD_CLUSTER | CMD_FORMAT, "create a cluster from a JSON file",
+	  "mdcctl --cluster NAME create FILE" },
+	{ "delete", cmd_delete, CMD_CLUSTER | CMD_FORMAT, "delete the cluster", "mdcctl delete [--yes]" },
+	{ "describe", cmd_describe, CMD_CLUSTER | CMD_FORMAT, "show the cluster resource",
+	  "mdcctl describe [--format text|json|yaml|value(FIELD,...)]" },
+	{ "drift", cmd_drift, CMD_W | CMD_OWN_HELP, "runtime changes the next regeneration would lose", NULL },
+	{ "edit", cmd_edit, CMD_W | CMD_OWN_HELP, "edit the live slurm.conf and apply the difference", NULL },
+	{ "epilog", cmd_epilog, CMD_W, "epilog_bash_scripts: list|add|remove|replace",
+	  "mdcctl epilog list|add FILE|remove INDEX|replace FILE..." },
+	{ "history", cmd_history, CMD_FORMAT, "the writes mdcd recorded (needs the broker)",
+	  "mdcctl history [--all]" },
+	{ "jobs", cmd_jobs, CMD_FORMAT, "job wait policy: list|enforce (local slurmctld, no cluster needed)",
+	  "mdcctl jobs [list]\nmdcctl jobs enforce [--once] [--interval SECONDS]" },
+	{ "labels", cmd_labels, CMD_W, "cluster labels: list|set|unset",
+	  "mdcctl labels list|set KEY=VALUE...|unset KEY..." },
+	{ "list", cmd_list, CMD_FORMAT, "list the clusters of a project and region",
+	  "mdcctl list [--format text|json|yaml|value(FIELD,...)]" },
+	{ "migrate-config", cmd_migrate_config, CMD_W, "move scheduling/accounting into config",
+	  "mdcctl migrate-config" },
+	{ "nodepool", cmd_nodepool, CMD_W, "node pools: list|show|scale|image",
+	  "mdcctl nodepool list|show ID|scale ID --min N --max M|image ID --pin IMAGE|image ID --unpin" },
+	{ "nodeset", cmd_nodeset, CMD_W, "node-pool-scope Slurm settings: show|set|unset",
 	  "mdcctl nodeset show POOL|set POOL KEY=VALUE...|unset POOL KEY...\n"
-	  "unset removes settings: it asks on a terminal, else needs --yes", false },
-	{ "operations", cmd_operations, "long-running operations: describe|wait",
-	  "mdcctl operations describe|wait NAME", false },
-	{ "partition", cmd_partition, "partitions: list|show|create|update|unset|delete|default",
+	  "unset removes settings: it asks on a terminal, else needs --yes" },
+	{ "operations", cmd_operations, CMD_FORMAT, "long-running operations: describe|wait",
+	  "mdcctl operations describe|wait NAME" },
+	{ "partition", cmd_partition, CMD_W, "partitions: list|show|create|update|unset|delete|default",
 	  "mdcctl partition list|show ID|create ID --node-pools A,B [KEY=VALUE...]|\n"
 	  "       update ID [--node-pools A,B] KEY=VALUE...|unset ID KEY...|delete ID|default ID\n"
 	  "delete and unset remove settings: they ask on a terminal, else need --yes;\n"
-	  "a partition that still holds jobs is not deleted without --force", false },
-	{ "persistent-resources", cmd_persistent_resources, "Vertex AI persistent resources", NULL, true },
-	{ "pipelines", cmd_pipelines, "pipeline runs on a persistent resource", NULL, true },
-	{ "plan", cmd_plan, "show what applying a slurm.conf would change", NULL, true },
-	{ "prolog", cmd_prolog, "prolog_bash_scripts: list|add|remove|replace",
-	  "mdcctl prolog list|add FILE|remove INDEX|replace FILE...", false },
-	{ "render", cmd_render, "print the slurm.conf the managed spec generates", NULL, true },
-	{ "rollback", cmd_rollback, "return to the spec before write N (needs the broker)",
-	  "mdcctl rollback N [--yes]", false },
-	{ "update", cmd_update, "raw PATCH from a JSON file with an explicit mask",
-	  "mdcctl update FILE --update-mask PATHS [--update-mode MODE]", false },
+	  "a partition that still holds jobs is not deleted without --force" },
+	{ "persistent-resources", cmd_persistent_resources, CMD_FORMAT | CMD_OWN_HELP,
+	  "Vertex AI persistent resources", NULL },
+	{ "pipelines", cmd_pipelines, CMD_FORMAT | CMD_OWN_HELP, "pipeline runs on a persistent resource", NULL },
+	{ "plan", cmd_plan, CMD_W | CMD_OWN_HELP, "show what applying a slurm.conf would change", NULL },
+	{ "prolog", cmd_prolog, CMD_W, "prolog_bash_scripts: list|add|remove|replace",
+	  "mdcctl prolog list|add FILE|remove INDEX|replace FILE..." },
+	{ "render", cmd_render, CMD_CLUSTER | CMD_FORMAT | CMD_OWN_HELP, "print the slurm.conf the managed spec generates", NULL },
+	{ "rollback", cmd_rollback, CMD_W, "return to the spec before write N (needs the broker)",
+	  "mdcctl rollback N [--yes]" },
+	{ "update", cmd_update, CMD_W, "raw PATCH from a JSON file with an explicit mask",
+	  "mdcctl update FILE --update-mask PATHS [--update-mode MODE] [--timeout S] [--no-wait]" },
 };
 
 static void mdcctl_help(FILE *f)
@@ -89,21 +102,36 @@ static void mdcctl_help(FILE *f)
 		"                        or an id with --project and --region (MDC_CLUSTER)\n"
 		"  --project P, --region R\n"
 		"  --format FORMAT       text (default), json, yaml or value(FIELD,...)\n"
-		"  --update-mode MODE    USER_ONLY (default) or USER_AND_SERVICE\n"
-		"  -y, --yes, -q, --quiet\n"
-		"                        do not ask for confirmation (gcloud's --quiet)\n"
+		"%s"
+		"  -y, -q, --quiet       the same as --yes (gcloud's --quiet)\n"
 		"  --force               delete or rename partitions that still hold jobs\n"
-		"  --async               do not wait for operations; print their names\n"
-		"  --no-wait             fail instead of waiting while the cluster is UPDATING\n"
-		"  --allow-recreate      allow changes that move a node pool's image\n"
-		"  --timeout SECONDS     how long to wait for an operation (default 3600)\n"
 		"  -v, --verbose         more messages on stderr\n"
-		"  -h, --help            this help\n"
+		"  -h, --help            this help (COMMAND --help: the command's)\n"
 		"  -V, --version         version\n"
-		"\nCommands:\n");
+		"\nCommands:\n", mdc_updopt_help);
 	for (size_t i = 0; i < sizeof(mdcctl_cmds) / sizeof(mdcctl_cmds[0]); i++)
 		fprintf(f, "  %-22s%s\n", mdcctl_cmds[i].name, mdcctl_cmds[i].help);
 	fprintf(f, "\nGlobal options may also follow the command.  See mdcctl(1).\n");
+}
+
+/* A command's usage: its forms, each "usage: "-aligned, then the notes. */
+static void mdcctl_cmd_usage(FILE *f, const struct mdcctl_cmd *cmd)
+{
+	const char *p = cmd->usage;
+	bool first = true;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		bool form = !strncmp(p, "mdcctl", 6) || !strncmp(p, "       ", 7);
+
+		if (form)
+			fprintf(f, "%s%.*s\n", first ? "usage: " : !strncmp(p, "mdcctl", 6) ? "   or: " : "",
+				(int) n, p);
+		else
+			fprintf(f, "%.*s\n", (int) n, p);
+		first = false;
+		p += n + (p[n] == '\n');
+	}
 }
 
 int mdcctl_fail(struct mdcctl *g, const struct mdc_ctx *ctx)
@@ -207,27 +235,51 @@ static int mdcctl_partition_jobs(const char *partition, struct mdc_strv *jobs, v
 
 int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_ctx *ctx)
 {
-	int mode = MDC_MODE_USER_ONLY;
-
-	memset(o, 0, sizeof(*o));
-	if (g->update_mode) {
-		mode = !strcmp(g->update_mode, "USER_AND_SERVICE") ? MDC_MODE_USER_AND_SERVICE :
-		       !strcmp(g->update_mode, "USER_ONLY") ? MDC_MODE_USER_ONLY : -1;
-		if (mode < 0)
-			return mdc_fail(ctx, MDC_ERR_USAGE, "--update-mode '%s': use USER_ONLY or "
-					"USER_AND_SERVICE", g->update_mode);
-	}
-	o->plan.mode = (enum mdc_update_mode) mode;
-	o->plan.allow_recreate = g->allow_recreate;
+	(void) ctx;
+	mdc_updopt_fill(&g->upd, o);
 	o->plan.partition_jobs = mdcctl_partition_jobs;
 	o->plan.partition_jobs_arg = g;
 	o->plan.force = g->force;
-	o->no_wait = g->no_wait;
-	o->async = g->async;
-	o->lro.timeout_s = g->timeout;
 	o->lro.progress = isatty(STDERR_FILENO) == 1;
 	o->lro.interrupted = &mdcctl_interrupted;
 	o->lro.progress_fn = mdcctl_progress;
+	return 0;
+}
+
+int mdcctl_getopt(struct mdcctl *g, int argc, char **argv, const char *shortopts,
+		  const struct option *longopts, int *rc)
+{
+	char opts[64];
+	int c;
+
+	/* ':' first: a missing value is told apart from an unknown option */
+	snprintf(opts, sizeof(opts), ":%s", shortopts ? shortopts : "");
+	opterr = 0;
+	c = getopt_long(argc, argv, opts, longopts, NULL);
+	if (c == '?') {
+		*rc = optopt && optopt < 256 && isprint(optopt) ?
+		      mdcctl_usage(g, "%s: unknown option '-%c'", argv[0], optopt) :
+		      mdcctl_usage(g, "%s: unknown option '%s'", argv[0], argv[optind - 1]);
+	} else if (c == ':') {
+		*rc = mdcctl_usage(g, "%s: %s needs a value", argv[0], argv[optind - 1]);
+		c = '?';
+	}
+	return c;
+}
+
+int mdcctl_operands(struct mdcctl *g, int *argc, char ***argv)
+{
+	static const struct option none[] = { { NULL, 0, NULL, 0 } };
+	int rc = 0;
+
+	while (mdcctl_getopt(g, *argc, *argv, "", none, &rc) == '?' && !rc)
+		;
+	if (rc)
+		return rc;
+	/* getopt_long moved the operands after the options it saw */
+	(*argv)[optind - 1] = (*argv)[0];
+	*argv += optind - 1;
+	*argc -= optind - 1;
 	return 0;
 }
 
@@ -400,7 +452,8 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 	uo.confirm = mdcctl_confirm_plan;
 	uo.confirm_arg = g;
 	rc = mdc_update_run(c, &s, in, &uo, &plan, &op, &ctx);
-	if (rc == MDC_ERR_REFUSED && plan.recreate.n && !g->yes && !isatty(STDIN_FILENO)) {
+	if (rc == MDC_ERR_REFUSED && plan.recreate.n && !plan.refusals.n && !g->yes &&
+	    !isatty(STDIN_FILENO)) {
 		mdc_ctx_clear(&ctx);
 		mdc_fail(&ctx, MDC_ERR_REFUSED, "%s: recreating the nodes of node pool '%s' needs a "
 			 "confirmation and there is no terminal: give --yes; nothing was sent",
@@ -461,17 +514,12 @@ int mdcctl_update_destructive(struct mdcctl *g, const struct mdc_intent *in, con
 	return rc;
 }
 
-static void mdcctl_on_sigint(int sig)
-{
-	(void) sig;
-	mdcctl_interrupted = 1;
-}
-
 /* Global options, accepted before and after the command (the command's
  * own options never share these names); after the command, --help,
- * --version and the short forms belong to the command. */
-enum { O_ENDPOINT = 256, O_CLUSTER, O_PROJECT, O_REGION, O_FORMAT, O_YES, O_ASYNC,
-       O_MODE, O_NOWAIT, O_RECREATE, O_TIMEOUT, O_VERBOSE, O_HELP, O_VERSION, O_FORCE };
+ * --version and the short forms belong to the command.  The update
+ * options (mdc_updopt_longopts) are global too. */
+enum { O_ENDPOINT = 256, O_CLUSTER, O_PROJECT, O_REGION, O_FORMAT, O_VERBOSE, O_HELP,
+       O_VERSION, O_FORCE };
 static const struct mdcctl_gopt {
 	const char *name;
 	int id;
@@ -479,20 +527,38 @@ static const struct mdcctl_gopt {
 } mdcctl_gopts[] = {
 	{ "--endpoint", O_ENDPOINT, true }, { "--cluster", O_CLUSTER, true },
 	{ "--project", O_PROJECT, true }, { "--region", O_REGION, true },
-	{ "--format", O_FORMAT, true }, { "--yes", O_YES, false }, { "-y", O_YES, false },
-	{ "--quiet", O_YES, false }, { "-q", O_YES, false }, { "--force", O_FORCE, false },
-	{ "--async", O_ASYNC, false }, { "--update-mode", O_MODE, true },
-	{ "--no-wait", O_NOWAIT, false }, { "--allow-recreate", O_RECREATE, false },
-	{ "--timeout", O_TIMEOUT, true }, { "--verbose", O_VERBOSE, false },
+	{ "--format", O_FORMAT, true }, { "-y", MDC_UPDOPT_YES, false },
+	{ "--quiet", MDC_UPDOPT_YES, false }, { "-q", MDC_UPDOPT_YES, false },
+	{ "--force", O_FORCE, false }, { "--verbose", O_VERBOSE, false },
 	{ "-v", O_VERBOSE, false }, { "--help", O_HELP, false }, { "-h", O_HELP, false },
 	{ "--version", O_VERSION, false }, { "-V", O_VERSION, false },
 };
 
+/* The global option named by A's first N bytes: *ID and *ARG, or false. */
+static bool mdcctl_gopt_find(const char *a, size_t n, int *id, bool *arg)
+{
+	for (size_t k = 0; k < sizeof(mdcctl_gopts) / sizeof(mdcctl_gopts[0]); k++)
+		if (strlen(mdcctl_gopts[k].name) == n && !strncmp(a, mdcctl_gopts[k].name, n)) {
+			*id = mdcctl_gopts[k].id;
+			*arg = mdcctl_gopts[k].arg;
+			return true;
+		}
+	for (const struct option *o = mdc_updopt_longopts; o->name; o++)
+		if (n > 2 && !strncmp(a, "--", 2) && strlen(o->name) == n - 2 &&
+		    !strncmp(a + 2, o->name, n - 2)) {
+			*id = o->val;
+			*arg = o->has_arg == required_argument;
+			return true;
+		}
+	return false;
+}
+
 /* Apply one global option; returns -1 to go on, else an exit status. */
 static int mdcctl_gopt_apply(struct mdcctl *g, int id, const char *val)
 {
-	char *end;
+	struct mdc_ctx ctx;
 
+	mdc_ctx_clear(&ctx);
 	switch (id) {
 	case O_ENDPOINT: mdcctl_set(&g->endpoint, val); break;
 	case O_CLUSTER:
@@ -503,50 +569,128 @@ static int mdcctl_gopt_apply(struct mdcctl *g, int id, const char *val)
 		break;
 	case O_PROJECT: mdcctl_set(&g->project, val); break;
 	case O_REGION: mdcctl_set(&g->region, val); break;
-	case O_FORMAT: {
-		struct mdc_ctx ctx;
-
-		mdc_ctx_clear(&ctx);
+	case O_FORMAT:
 		if (mdc_format_parse(val, &mdcctl_out, &ctx))
 			return mdcctl_fail(g, &ctx);
 		g->format = mdcctl_out.kind == MDC_FORMAT_TEXT ? MDCCTL_TEXT : MDCCTL_JSON;
 		break;
-	}
 	case O_FORCE: g->force = true; break;
-	case O_YES: g->yes = true; break;
-	case O_ASYNC: g->async = true; break;
-	case O_MODE:
-		if (strcmp(val, "USER_ONLY") && strcmp(val, "USER_AND_SERVICE"))
-			return mdcctl_usage(g, "--update-mode '%s': use USER_ONLY or USER_AND_SERVICE", val);
-		mdcctl_set(&g->update_mode, val);
-		break;
-	case O_NOWAIT: g->no_wait = true; break;
-	case O_RECREATE: g->allow_recreate = true; break;
-	case O_TIMEOUT:
-		g->timeout = strtod(val, &end);
-		if (end == val || *end || !(g->timeout > 0))
-			return mdcctl_usage(g, "--timeout '%s': give seconds, > 0", val);
-		break;
 	case O_VERBOSE: g->verbose = true; mdc_log_set_level(MDC_LOG_DEBUG); break;
 	case O_HELP: mdcctl_help(stdout); return mdcctl_finish(0);
 	case O_VERSION:
 		printf("mdcctl (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 		return mdcctl_finish(0);
+	default:
+		if (mdc_updopt_set(&g->upd, id, val, &ctx))
+			return mdcctl_fail(g, &ctx);
+		g->yes = g->upd.yes;
+		g->async = g->upd.async;
+		g->timeout = g->upd.timeout_s;
 	}
 	return -1;
+}
+
+/* Take the global options out of ARGV (before and after the command) into
+ * G; the rest goes to ARGS.  -1 to go on, else an exit status.  *WRITE_OPT
+ * names the first option only a writing command takes. */
+static int mdcctl_globals(struct mdcctl *g, int argc, char **argv, char **args, int *nargs,
+			  const char **write_opt, bool *format_given)
+{
+	bool dashdash = false;
+	int rc;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL, *eq;
+		size_t n;
+		bool found, arg = false;
+		int id = 0;
+
+		if (dashdash || a[0] != '-' || !a[1]) {
+			args[(*nargs)++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			dashdash = true;
+			if (*nargs)	/* after the command: the command sees it */
+				args[(*nargs)++] = argv[i];
+			continue;
+		}
+		eq = strchr(a, '=');
+		n = eq ? (size_t) (eq - a) : strlen(a);
+		found = mdcctl_gopt_find(a, n, &id, &arg);
+		/* after the command, -h/--help/--version and short flags are its own */
+		if (found && *nargs && (id == O_HELP || id == O_VERSION || a[1] != '-'))
+			found = false;
+		if (!found) {
+			if (*nargs) {	/* the command's own option */
+				args[(*nargs)++] = argv[i];
+				continue;
+			}
+			fprintf(stderr, "mdcctl: error: unknown option '%s'\nTry 'mdcctl --help'.\n", a);
+			return mdc_exit_code(MDC_ERR_USAGE);
+		}
+		if (arg) {
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else
+				return mdcctl_usage(g, "option '%.*s' needs a value", (int) n, a);
+		} else if (eq) {
+			return mdcctl_usage(g, "option '%.*s' takes no value", (int) n, a);
+		}
+		if (!*write_opt && (id == MDC_UPDOPT_MODE || id == MDC_UPDOPT_NO_WAIT ||
+				    id == MDC_UPDOPT_ALLOW_RECREATE || id == O_FORCE))
+			*write_opt = a;
+		*format_given |= id == O_FORMAT;
+		if ((rc = mdcctl_gopt_apply(g, id, val)) >= 0)
+			return rc;
+	}
+	return -1;
+}
+
+/* Whether ARGS (a command line) asks for help before any "--". */
+static bool mdcctl_wants_help(int nargs, char **args)
+{
+	for (int i = 1; i < nargs && strcmp(args[i], "--"); i++)
+		if (!strcmp(args[i], "-h") || !strcmp(args[i], "--help"))
+			return true;
+	return false;
+}
+
+/* The checks the table's flags promise, before the command runs. */
+static int mdcctl_check_cmd(struct mdcctl *g, const struct mdcctl_cmd *cmd, const char *write_opt,
+			    bool format_given)
+{
+	struct mdc_settings s;
+	struct mdc_ctx ctx;
+	int rc;
+
+	if (write_opt && !(cmd->flags & CMD_WRITES))
+		return mdcctl_usage(g, "%s: option '%s' is for commands that write", cmd->name,
+				    write_opt);
+	if (format_given && !(cmd->flags & CMD_FORMAT))
+		return mdcctl_usage(g, "%s: no --format: the command prints text only", cmd->name);
+	if (!(cmd->flags & CMD_CLUSTER))
+		return 0;
+	mdc_ctx_clear(&ctx);
+	rc = mdcctl_settings(g, true, &s, &ctx);
+	mdc_settings_free(&s);
+	return rc ? mdcctl_fail(g, &ctx) : 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct mdcctl g = { .progname = "mdcctl" };
 	const struct mdcctl_cmd *cmd;
-	struct sigaction sa;
+	struct mdc_ctx ctx;
 	char **args = calloc((size_t) argc + 1, sizeof(*args));
+	const char *env, *write_opt = NULL;
+	bool format_given = false;
 	int nargs = 0, rc = 0;
-	bool dashdash = false;
-	const char *env;
 
 	mdc_log_init(g.progname);
+	mdc_ctx_clear(&ctx);
 	/* it may hold a token: no core file, no ptrace by the same user */
 	if (mdc_no_core_dumps(NULL))
 		fprintf(stderr, "mdcctl: warning: cannot disable core dumps\n");
@@ -556,55 +700,9 @@ int main(int argc, char **argv)
 	}
 	if ((env = getenv("MDC_CONF")) && *env)
 		mdcctl_set(&g.conf_path, env);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL, *eq;
-		const struct mdcctl_gopt *o = NULL;
-		size_t n;
-
-		if (dashdash || a[0] != '-' || !a[1]) {
-			args[nargs++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--")) {
-			dashdash = true;
-			if (nargs)	/* after the command: the command sees it */
-				args[nargs++] = argv[i];
-			continue;
-		}
-		eq = strchr(a, '=');
-		n = eq ? (size_t) (eq - a) : strlen(a);
-		for (size_t k = 0; k < sizeof(mdcctl_gopts) / sizeof(mdcctl_gopts[0]); k++)
-			if (strlen(mdcctl_gopts[k].name) == n && !strncmp(a, mdcctl_gopts[k].name, n))
-				o = &mdcctl_gopts[k];
-		/* after the command, -h/--help/--version and short flags are its own */
-		if (o && nargs && (o->id == O_HELP || o->id == O_VERSION || a[1] != '-'))
-			o = NULL;
-		if (!o) {
-			if (nargs) {	/* the command's own option */
-				args[nargs++] = argv[i];
-				continue;
-			}
-			fprintf(stderr, "mdcctl: error: unknown option '%s'\nTry 'mdcctl --help'.\n", a);
-			rc = mdc_exit_code(MDC_ERR_USAGE);
-			goto out;
-		}
-		if (o->arg) {
-			if (eq)
-				val = eq + 1;
-			else if (i + 1 < argc)
-				val = argv[++i];
-			else {
-				rc = mdcctl_usage(&g, "option '%s' needs a value", o->name);
-				goto out;
-			}
-		} else if (eq) {
-			rc = mdcctl_usage(&g, "option '%s' takes no value", o->name);
-			goto out;
-		}
-		if ((rc = mdcctl_gopt_apply(&g, o->id, val)) >= 0)
-			goto out;
-		rc = 0;
-	}
+	if ((rc = mdcctl_globals(&g, argc, argv, args, &nargs, &write_opt, &format_given)) >= 0)
+		goto out;
+	rc = 0;
 	if (nargs == 0) {
 		mdcctl_help(stderr);
 		rc = mdc_exit_code(MDC_ERR_USAGE);
@@ -616,20 +714,20 @@ int main(int argc, char **argv)
 		rc = mdcctl_usage(&g, "unknown command '%s' (see mdcctl --help)", args[0]);
 		goto out;
 	}
-	if (!cmd->own_help)
-		for (int i = 1; i < nargs && strcmp(args[i], "--"); i++)
-			if (!strcmp(args[i], "-h") || !strcmp(args[i], "--help")) {
-				printf("usage: %s\n", cmd->usage);
-				rc = mdcctl_finish(0);
-				goto out;
-			}
+	if (!(cmd->flags & CMD_OWN_HELP) && mdcctl_wants_help(nargs, args)) {
+		mdcctl_cmd_usage(stdout, cmd);
+		rc = mdcctl_finish(0);
+		goto out;
+	}
+	if (!mdcctl_wants_help(nargs, args) &&
+	    (rc = mdcctl_check_cmd(&g, cmd, write_opt, format_given)))
+		goto out;
 	/* Ctrl-C while waiting stops the wait cleanly; a second one kills */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = mdcctl_on_sigint;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	mdc_intr_watch(&mdcctl_interrupted);
+	if (mdc_intr_install(&mdcctl_interrupted, &ctx)) {
+		rc = mdcctl_fail(&g, &ctx);
+		goto out;
+	}
+	optind = 0;	/* a fresh getopt_long scan for the command */
 	rc = cmd->fn(&g, nargs, args);
 	rc = mdcctl_finish(rc);
 out:
@@ -639,7 +737,6 @@ out:
 	free(g.project);
 	free(g.region);
 	free(g.cluster_id);
-	free(g.update_mode);
 	free(g.conf_path);
 	free(g.slurm_conf);
 	mdc_format_free(&mdcctl_out);

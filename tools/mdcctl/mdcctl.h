@@ -4,12 +4,14 @@
 #ifndef MDCCTL_H
 #define MDCCTL_H
 
+#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <json-c/json.h>
 #include "mdc_client.h"
 #include "mdc_err.h"
 #include "mdc_intent.h"
+#include "mdc_updopt.h"
 
 /* TEXT: the command's own text; JSON: a document (printed as json, yaml
  * or value(...) by mdcctl_print_json, after the --format given). */
@@ -24,25 +26,41 @@ struct mdcctl {
 	char *project;		/* --project */
 	char *region;		/* --region */
 	char *cluster_id;	/* --cluster ID (short form) */
-	char *update_mode;	/* --update-mode, NULL = USER_ONLY */
 	char *conf_path;	/* MDC_CONF or /etc/slurm/mdc.conf */
 	enum mdcctl_format format;
+	struct mdc_updopt upd;	/* the update options (mdc_updopt.h) */
+	/* copies of upd's fields the commands read */
 	bool yes;		/* --yes / --quiet: no confirmation prompts */
+	bool async;		/* --async: return the operation name */
+	double timeout;		/* --timeout seconds for operation waits, 0 = default */
 	bool force;		/* --force: remove partitions that still hold jobs */
 	char *slurm_conf;	/* the live slurm.conf, once settings are read */
-	bool async;		/* --async: return the operation name */
-	bool no_wait;		/* --no-wait: fail instead of waiting for UPDATING */
-	bool allow_recreate;	/* --allow-recreate: image moves allowed */
 	bool verbose;
-	double timeout;		/* --timeout seconds for operation waits, 0 = default */
 };
 
-/* A command: ARGV[0] is the command name.  Returns an exit status. */
+/* A command: ARGV[0] is the command name, the global options are taken
+ * out already (before and after the command), and --help, --format, the
+ * cluster and the update options are checked against the command's flags
+ * in the table of mdcctl.c.  Returns an exit status. */
 typedef int (*mdcctl_fn)(struct mdcctl *g, int argc, char **argv);
+
+/* getopt_long over a command's ARGV (set optind = 0 before the loop: a
+ * fresh scan; main() does it before the command runs): its own
+ * options only, the global ones are gone.  A bad option is reported here
+ * (*RC = the usage exit code) and returns '?'; then and at the end -1 or
+ * '?' stops the caller's loop. */
+int mdcctl_getopt(struct mdcctl *g, int argc, char **argv, const char *shortopts,
+		  const struct option *longopts, int *rc);
+
+/* For a command without options: the getopt_long scan (an option is a
+ * usage error) and *ARGC, *ARGV shifted so that
+ * (*ARGV)[0] is still the command name and its operands follow.  0 to go
+ * on, else the exit status. */
+int mdcctl_operands(struct mdcctl *g, int *argc, char ***argv);
 
 /* Print CTX's error as one line "mdcctl: error: ..." and return its exit code. */
 int mdcctl_fail(struct mdcctl *g, const struct mdc_ctx *ctx);
-/* Usage error: one line and exit code 2. */
+/* Usage error: one line and the usage exit code (mdc_err's table). */
 int mdcctl_usage(struct mdcctl *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Flush stdout and report a write error (git's rule: check it). */
