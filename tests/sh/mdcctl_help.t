@@ -3,15 +3,14 @@
 # subcommand its usage names, answers --help with its usage on stdout and
 # exit 0, with no cluster, no endpoint and no config file; usage errors
 # (unknown option, command or subcommand, missing arguments, an option the
-# command does not take) exit with the usage code of lib/mdc_err.c's table.
+# command does not take) exit with the usage code of lib/conf/mdc_err.c's table (tap.sh's EXIT_*).
 . "$top_srcdir/tests/lib/tap.sh"
 
 M=$top_builddir/mdcctl
 export MDC_CONF=/dev/null
 unset MDC_CLUSTER MDC_ENDPOINT MDC_PROJECT MDC_REGION
 # the usage code as the library's table has it, not as this test guesses it
-usage_rc=$(sed -n 's/.*\[MDC_ERR_USAGE\].*"usage error", *\([0-9]*\).*/\1/p' "$top_srcdir/lib/mdc_err.c")
-[ -n "$usage_rc" ] || { echo "Bail out! no MDC_ERR_USAGE row in lib/mdc_err.c"; exit 1; }
+usage_rc=$EXIT_USAGE
 
 cmds=$("$M" --help | sed -n '/^Commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
 # subcommands: the first word of each form of the usage ("list|show ID|..."),

@@ -15,11 +15,10 @@ plan 34
 export MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
 unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL MDC_CLUSTER
 M() { "$top_builddir/mdcctl" "$@"; }
-# exit codes as lib/mdc_err.c's table has them
-code_of() { sed -n "s/.*\[$1\].*{ \"[^\"]*\", *\([0-9]*\) }.*/\1/p" "$top_srcdir/lib/mdc_err.c"; }
-RC_CONFLICT=$(code_of MDC_ERR_CONFLICT)
-RC_TIMEOUT=$(code_of MDC_ERR_TIMEOUT)
-RC_INTR=$(code_of MDC_ERR_INTERRUPTED)
+# exit codes as lib/conf/mdc_err.c's table has them (tap.sh)
+RC_CONFLICT=$EXIT_CONFLICT
+RC_TIMEOUT=$EXIT_TIMEOUT
+RC_INTR=$EXIT_INTERRUPTED
 hold() {
 	emu_curl -X POST -H 'Content-Type: application/json' -d "{\"hold\": $1}" \
 		"$EMU_URL/emulator/v1/operations:hold" >/dev/null
@@ -138,10 +137,10 @@ export MDC_SCONTROL=$TEST_DIR/scontrol
 : >"$TEST_DIR/scontrol.log"
 
 err=$("$MS" --timeout soon update PartitionName=cpu MaxTime=30 2>&1); rc=$?
-is "$rc" "$(code_of MDC_ERR_USAGE)" "mdc-scontrol --timeout takes seconds, as mdcctl's does"
+is "$rc" "$EXIT_USAGE" "mdc-scontrol --timeout takes seconds, as mdcctl's does"
 like "$err" "--timeout 'soon': give seconds, > 0" "with mdcctl's message"
 err=$("$MS" --async update PartitionName=cpu MaxTime=30 2>&1); rc=$?
-is "$rc" "$(code_of MDC_ERR_USAGE)" "mdc-scontrol refuses --async"
+is "$rc" "$EXIT_USAGE" "mdc-scontrol refuses --async"
 like "$err" "live slurmctld is changed after the operation" "and says why"
 like "$("$MS" --help)" "^  --timeout SECONDS +how long to wait for an operation" "its --help lists the shared update options"
 
