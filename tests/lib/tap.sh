@@ -35,8 +35,12 @@ export TEST_DIR
 
 at_exit() { TAP_EXIT_CMDS+=("$1"); }
 
+TAP_PID=$BASHPID
 tap_cleanup() {
 	local rc=$? i
+	# a subshell that inherited the trap (a pipeline's side, `&`) is not the
+	# test: it must neither run the clean-up nor judge the plan
+	[ "$BASHPID" = "$TAP_PID" ] || return 0
 	for ((i = ${#TAP_EXIT_CMDS[@]} - 1; i >= 0; i--)); do
 		eval "${TAP_EXIT_CMDS[$i]}" >/dev/null 2>&1 || true
 	done

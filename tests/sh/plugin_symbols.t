@@ -7,7 +7,7 @@
 js=$top_builddir/plugins/job_submit/.libs/job_submit_mdc.so
 sp=$top_builddir/plugins/spank/.libs/spank_mdc.so
 command -v nm >/dev/null || skip_all "nm is not installed (binutils)"
-plan 11
+plan 13
 
 defined() { nm -D --defined-only "$1" | awk '{print $3}' | sort; }
 printf '%s\n' fini init job_modify job_submit plugin_name plugin_type plugin_version \
