@@ -164,7 +164,7 @@ int mdc_cluster_patch(struct mdc_client *c, const char *name, const json_object 
 		      const struct mdc_strv *mask, enum mdc_update_mode mode,
 		      json_object **op, struct mdc_ctx *ctx);
 
-/* Waiting for an operation (polls after 0.1 s, x1.5, cap 15 s; a
+/* Waiting for an operation (polls every 0.1 s for 2 s, then x1.5, cap 15 s; a
  * Retry-After on the poll's answer is honoured up to 60 s).  PROGRESS: a
  * terminal line with elapsed time and progressMessage on stderr.
  * INTERRUPTED, when set by a signal handler, stops the wait with
@@ -183,7 +183,8 @@ struct mdc_lro_opts {
 };
 int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro_opts *o,
 		 json_object **done, struct mdc_ctx *ctx);
-/* The LRO's delay after poll N (0-based): 0.1 s x1.5^N, capped at 15 s. */
+/* The LRO's delay after poll N (0-based): 0.1 s for N < 20, then
+ * 0.1 s x1.5^(N-19), capped at 15 s. */
 double mdc_lro_delay(unsigned n);
 
 /* Writer lock (mdc_lock.c): an flock()ed file "mdc-<id>-<hash>.lock" in

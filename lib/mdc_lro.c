@@ -1,5 +1,6 @@
 /* mdc_lro.c - waiting for a long-running operation: polls that start
- * fast and back off (0.1 s x1.5, cap 15 s; a server's Retry-After wins)
+ * fast and back off (every 0.1 s for 2 s, then x1.5, cap 15 s; a
+ * server's Retry-After wins)
  * until done, an overall timeout, a progress line on a terminal, and a
  * clean stop on Ctrl-C that says how to resume.  (owner: client) */
 #include "config.h"
@@ -11,9 +12,12 @@
 #include "mdc_json.h"
 #include "mdc_proc.h"
 
-/* most updates finish in well under a second: a first look at 0.1 s
- * reports them at once, and x1.5 keeps a long one to a few dozen polls */
+/* most updates finish within a second or two: a look every 0.1 s that
+ * long reports them within 0.1 s of their end (x1.5 from the start is up
+ * to a third of the elapsed time late), and x1.5 after that keeps a long
+ * one to a few dozen polls */
 #define MDC_LRO_FIRST_S 0.1
+#define MDC_LRO_FLAT_POLLS 20
 #define MDC_LRO_FACTOR 1.5
 #define MDC_LRO_CAP_S 15.0
 /* a server asking for longer than this is honoured only this far */
@@ -22,7 +26,8 @@
 
 double mdc_lro_delay(unsigned n)
 {
-	double d = MDC_LRO_FIRST_S * pow(MDC_LRO_FACTOR, n);
+	double d = n < MDC_LRO_FLAT_POLLS ? MDC_LRO_FIRST_S :
+		MDC_LRO_FIRST_S * pow(MDC_LRO_FACTOR, n - MDC_LRO_FLAT_POLLS + 1);
 
 	return d > MDC_LRO_CAP_S ? MDC_LRO_CAP_S : d;
 }

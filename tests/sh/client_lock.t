@@ -96,8 +96,9 @@ MDC_LOCK_DIR=$TEST_DIR/nodeA "$top_builddir/mdcctl" partition update p1 MaxTime=
 	>"$TEST_DIR/a.out" 2>"$TEST_DIR/a.err" &
 apid=$!
 at_exit "kill -9 $apid 2>/dev/null"
-# A's polls back off from 0.1 s x1.5: after 8 its next one is >2 s away
-polls() { [ "$(jq -r 'select(.method == "GET" and (.path | test("/operations/"))) | .path' "$EMU_LOG" | wc -l)" -ge 8 ]; }
+# A polls every 0.1 s for 2 s (20 polls), then backs off x1.5: after 28
+# its next one is >2 s away
+polls() { [ "$(jq -r 'select(.method == "GET" and (.path | test("/operations/"))) | .path' "$EMU_LOG" | wc -l)" -ge 28 ]; }
 wait_until 60 polls
 printf '%s' "$stale" | jq '{orchestrator_spec: {slurm_spec: {partitions: (.orchestratorSpec // .orchestrator_spec | .slurmSpec // .slurm_spec | .partitions | map(if .id == "p2" then .config = {MaxTime: "22"} else . end))}}}' \
 	>"$TEST_DIR/b.json"

