@@ -138,6 +138,15 @@ struct lline {
 	int depth;
 };
 
+/* The option a record's Nth key named on the last line of that type:
+ * record lines repeat their keys, spelled alike, line after line. */
+#define KEY_MEMO 8
+struct key_memo {
+	const char *key;	/* in a kept text */
+	size_t len;
+	const struct sc_option *opt;
+};
+
 struct parser {
 	struct sc_conf *conf;
 	struct mdc_ctx *ctx;
@@ -158,6 +167,7 @@ struct parser {
 	unsigned *seen_gen, *seen_at;	/* per option row: in record GEN, at SEEN_AT */
 	unsigned gen;
 	size_t nopts;
+	struct key_memo memo[SC_REC_MAX][KEY_MEMO];
 	char *js;		/* a joined line: text and positions */
 	int *jline, *jcol;
 	size_t jlen, jcap;
@@ -509,14 +519,14 @@ struct pair {
 };
 /* [[:space:]] and [[:alnum:]_.] of the C locale (the tools never call
  * setlocale, and Slurm's daemons run in the C locale too). */
-static bool lex_space(char c)
+static inline bool lex_space(char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return c == ' ' || (unsigned char) (c - '\t') <= '\r' - '\t';
 }
 
-static bool lex_key(char c)
+static inline bool lex_key(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	return (unsigned char) ((c | 0x20) - 'a') < 26 || (unsigned char) (c - '0') < 10 ||
 	       c == '_' || c == '.';
 }
 
@@ -671,10 +681,24 @@ static int lookup(struct parser *ps, const struct lline *l, size_t off,
 	return soft(ps, l->file, LN(l, off), CL(l, off), "unknown key \"%s\" %s", key, where);
 }
 
-static int check_pair(struct parser *ps, const struct lline *l, const struct pair *pr,
-		      const struct sc_option *opt, const char *key, const char *val)
+/* Does slurm_value_error look at OPT's values? */
+static bool typed(const struct sc_option *opt)
 {
-	const char *why;
+	switch (opt->type) {
+	case SC_T_UINT16: case SC_T_UINT32: case SC_T_UINT64: case SC_T_MEMORY:
+	case SC_T_BOOL: case SC_T_TIME:
+		return true;
+	case SC_T_ENUM:
+		return opt->scope & SC_SCOPE_PARTITION;
+	default:
+		return false;
+	}
+}
+
+static int check_pair(struct parser *ps, const struct lline *l, const struct pair *pr,
+		      const struct sc_option *opt, const char *key)
+{
+	const char *why = NULL, *val;
 
 	if (pr->unterminated) {
 		int rc = pwarn(ps, l->file, LN(l, pr->val_off), CL(l, pr->val_off),
@@ -683,13 +707,17 @@ static int check_pair(struct parser *ps, const struct lline *l, const struct pai
 		if (rc)
 			return rc;
 	}
-	why = opt && !strstr(val, SC_TEMPLATE_TOKEN) ? slurm_value_error(opt, val) : NULL;
+	if (!opt || !typed(opt))
+		return 0;
+	if (!(val = val_copy(ps, l, pr)))
+		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+	if (!strstr(val, SC_TEMPLATE_TOKEN))
+		why = slurm_value_error(opt, val);
 	if (why)
 		return soft(ps, l->file, LN(l, pr->val_off), CL(l, pr->val_off),
 			    "bad value \"%s\" for \"%s\": %s", val, opt->name, why);
 	return 0;
 }
-
 
 /* ---- records ---- */
 
@@ -724,7 +752,7 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 	struct pair pr;
 	const struct sc_option *opt;
 	const char *where = rec_types[type].where;
-	size_t off = first->next, idx;
+	size_t off = first->next, idx, npair = 0;
 	long di;
 	int rc = 0, rc2;
 
@@ -751,23 +779,32 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 
 	while (next_pair(ps, l, off, &pr)) {
 		char *key = l->s + pr.key_off;
-		const char *val;
+		struct key_memo *km = npair < KEY_MEMO ? &ps->memo[type][npair] : NULL;
 		struct sc_kv *kv;
 		long at;
 
+		npair++;
 		/* the key ends at a blank, an operator or '=': read already */
 		key[pr.key_len] = '\0';
-		if (!(val = val_copy(ps, l, &pr)) ||
-		    end_later(ps, l->s + pr.val_off + pr.val_len)) {
+		if (end_later(ps, l->s + pr.val_off + pr.val_len)) {
 			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
-		rc = lookup(ps, l, pr.key_off, key, rec_types[type].scope, where, &opt);
-		if (!rc && opt && (opt->flags & SC_OPT_RECORD))
-			rc = soft(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
-				  "key \"%s\" is not allowed %s", key, where);
+		if (km && km->len == pr.key_len && !memcmp(km->key, key, pr.key_len)) {
+			opt = km->opt;
+		} else {
+			rc = lookup(ps, l, pr.key_off, key, rec_types[type].scope, where, &opt);
+			if (!rc && opt && (opt->flags & SC_OPT_RECORD))
+				rc = soft(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
+					  "key \"%s\" is not allowed %s", key, where);
+			else if (!rc && opt && km) {
+				km->key = key;
+				km->len = pr.key_len;
+				km->opt = opt;
+			}
+		}
 		if (!rc)
-			rc = check_pair(ps, l, &pr, opt, key, val);
+			rc = check_pair(ps, l, &pr, opt, key);
 		if (rc)
 			goto out;
 		at = rec_find(ps, key, opt_row(opt));
@@ -874,22 +911,20 @@ static int parse_global(struct parser *ps, struct lline *l, const struct pair *p
 	const struct sc_option *opt;
 	struct sc_kv *kv = NULL;
 	char *key = l->s + pr->key_off, *value = l->s + pr->val_off;
-	const char *val;
 	size_t i;
 	int rc;
 
 	if (!strcasecmp(key, "Include"))
 		return soft(ps, l->file, LN(l, pr->key_off), CL(l, pr->key_off),
 			    "write \"Include FILE\" (a blank, not '=', after Include)");
-	if (!(val = val_copy(ps, l, pr)) || end_later(ps, value + pr->val_len))
+	if (end_later(ps, value + pr->val_len))
 		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 	rc = lookup(ps, l, pr->key_off, key, SC_SCOPE_CLUSTER, "in slurm.conf", &opt);
 	if (rc)
 		return rc;
-	rc = check_pair(ps, l, pr, opt, key, val);
+	rc = check_pair(ps, l, pr, opt, key);
 	if (rc)
 		return rc;
-	/* VAL is not read past here: the recursion below reuses it */
 	if (!rest_is_space(l, pr->next)) {
 		size_t off = skip_space(l, pr->next);
 		struct pair more;
