@@ -13,7 +13,8 @@
 # the parse costs; wall time follows the machine's load) with wall time
 # shown too.  Memory is the peak RSS of one run of each, and per line the
 # growth from SMALL to BIG divided by the lines added (so a program's fixed
-# start-up size does not count).  Absolute numbers depend on the machine;
+# start-up size does not count).  A 20-line file gives each program's
+# start-up cost, and the per-line ratio leaves it out.  Absolute numbers depend on the machine;
 # the ratios are what to compare between versions.
 #
 #   bench/parse.sh [BUILD_DIR] [N]      (default: build, 10)
@@ -33,9 +34,9 @@ command -v scontrol >/dev/null || { echo "bench: scontrol not installed (scripts
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-# gen FILE LINES: a slurm.conf of LINES lines
+# gen FILE LINES [PARTS]: a slurm.conf of LINES lines
 gen() {
-	local conf=$1 nodes=$(($2 - PARTS - 15)) i p
+	local conf=$1 parts=${3:-$PARTS} nodes=$(($2 - ${3:-$PARTS} - 15)) i p
 	{
 		echo "ClusterName=bench"
 		echo "SlurmctldHost=$(hostname -s)(127.0.0.1)"
@@ -52,7 +53,7 @@ gen() {
 				"$i" $((i / 65536 % 256)) $((i / 256 % 256)) $((i % 256)) $((i % 7)) $((i % 13 + 1))
 		done
 		echo "NodeSet=all Nodes=n[00000-$(printf '%05d' $((nodes - 1)))]"
-		for ((p = 0; p < PARTS; p++)); do
+		for ((p = 0; p < parts; p++)); do
 			printf 'PartitionName=p%03d Nodes=all MaxTime=%d-00:00:00 PriorityTier=%d PreemptMode=REQUEUE State=UP\n' \
 				"$p" $((p % 7 + 1)) $((p % 5))
 		done
@@ -80,9 +81,13 @@ rss() {
 
 results=$dir/results
 : > "$results"
-for size in "$SMALL" "$BIG"; do
+for size in 20 "$SMALL" "$BIG"; do
 	conf=$dir/slurm-$size.conf
-	gen "$conf" "$size"
+	if [ "$size" = 20 ]; then
+		gen "$conf" 20 1	# the start-up cost of each program
+	else
+		gen "$conf" "$size"
+	fi
 	lines=$(wc -l < "$conf")
 	# sanity: both accept the file
 	ours "$conf" || { echo "bench: mdcctl conf check refuses $conf" >&2; exit 1; }
@@ -106,6 +111,8 @@ END {
 			cpu[s, "slurm"] * 1000 / n, wall[s, "slurm"] * 1000 / n
 		printf "   peak RSS: ours %d KB, Slurm %d KB\n", rss[s, "ours"], rss[s, "slurm"]
 	}
+	printf "start-up (a %d-line file): mdcctl conf check %.1f ms cpu, scontrol %.1f ms cpu\n",
+		lines[20], cpu[20, "ours"] * 1000 / n, cpu[20, "slurm"] * 1000 / n
 	dl = lines[big] - lines[small]
 	mo = (rss[big, "ours"] - rss[small, "ours"]) * 1024 / dl
 	ms = (rss[big, "slurm"] - rss[small, "slurm"]) * 1024 / dl
@@ -113,6 +120,8 @@ END {
 	printf "ratio parse/slurm at %d lines (cpu): %.3f (target <= 0.05)\n", lines[small], cpu[small, "ours"] / cpu[small, "slurm"]
 	printf "ratio parse/slurm at %d lines (cpu): %.3f\n", lines[big], cpu[big, "ours"] / cpu[big, "slurm"]
 	printf "ratio parse/slurm at %d lines (wall): %.3f\n", lines[small], wall[small, "ours"] / wall[small, "slurm"]
+	printf "ratio parse/slurm per line (cpu growth %d to %d lines): %.3f (start-up left out)\n", lines[small], lines[big],
+		(cpu[big, "ours"] - cpu[small, "ours"]) / (cpu[big, "slurm"] - cpu[small, "slurm"])
 	printf "ratio parse growth %d/%d lines: %.2f (linear: %.2f; Slurm %.2f)\n", lines[big], lines[small],
 		cpu[big, "ours"] / cpu[small, "ours"], lines[big] / lines[small], cpu[big, "slurm"] / cpu[small, "slurm"]
 	printf "ratio memory per line ours/slurm: %.2f (target <= 1)\n", mo / ms

@@ -86,7 +86,8 @@ int mdc_hash_reserve(struct mdc_hash *m, size_t n)
 	return cap == m->cap ? 0 : resize(m, cap);
 }
 
-int mdc_hash_put(struct mdc_hash *m, const char *key, size_t val, bool replace)
+/* Put KEY: REPLACE as mdc_hash_put, *HAVE (if set) as mdc_hash_insert. */
+static int put(struct mdc_hash *m, const char *key, size_t val, bool replace, size_t *have)
 {
 	uint32_t h = (uint32_t) mdc_hash_str(key, m->mode);
 	struct mdc_hash_ent *e;
@@ -99,13 +100,27 @@ int mdc_hash_put(struct mdc_hash *m, const char *key, size_t val, bool replace)
 	if (e->key) {
 		if (replace)
 			e->val = (uint32_t) val;
+		if (have)
+			*have = e->val;
 		return 0;
 	}
 	e->key = key;
 	e->h = h;
 	e->val = (uint32_t) val;
 	m->n++;
+	if (have)
+		*have = val;
 	return 0;
+}
+
+int mdc_hash_put(struct mdc_hash *m, const char *key, size_t val, bool replace)
+{
+	return put(m, key, val, replace, NULL);
+}
+
+int mdc_hash_insert(struct mdc_hash *m, const char *key, size_t val, size_t *have)
+{
+	return put(m, key, val, false, have);
 }
 
 bool mdc_hash_get(const struct mdc_hash *m, const char *key, size_t *val)

@@ -44,6 +44,10 @@ uint64_t mdc_hash_str(const char *key, enum mdc_hash_mode mode);
  * VAL too big, or MDC_ERR_NOMEM (the map is unchanged). */
 int mdc_hash_put(struct mdc_hash *m, const char *key, size_t val, bool replace);
 
+/* mdc_hash_put without REPLACE, saying in *HAVE the value KEY now has
+ * (VAL, or the first value when KEY was there): one lookup, not two. */
+int mdc_hash_insert(struct mdc_hash *m, const char *key, size_t val, size_t *have);
+
 /* Room for N keys without growing again (0 or MDC_ERR_NOMEM). */
 int mdc_hash_reserve(struct mdc_hash *m, size_t n);
 

@@ -167,6 +167,7 @@ struct parser {
 	unsigned *seen_gen, *seen_at;	/* per option row: in record GEN, at SEEN_AT */
 	unsigned gen;
 	size_t nopts;
+	const struct sc_option *opt0;	/* the option table, for rows */
 	struct key_memo memo[SC_REC_MAX][KEY_MEMO];
 	char *js;		/* a joined line: text and positions */
 	int *jline, *jcol;
@@ -459,9 +460,9 @@ static void kv_fill(struct sc_kv *kv, char *key, char *value, const char *file, 
 
 /* The option row of a known key (the option lookup accepts: same
  * spelling ignoring case), or -1. */
-static int opt_row(const struct sc_option *opt)
+static int opt_row(const struct parser *ps, const struct sc_option *opt)
 {
-	return opt ? (int) (opt - sc_opt_at(0)) : -1;
+	return opt ? (int) (opt - ps->opt0) : -1;
 }
 
 static const struct sc_option *known(const char *key, unsigned scope)
@@ -524,6 +525,12 @@ static inline bool lex_space(char c)
 	return c == ' ' || (unsigned char) (c - '\t') <= '\r' - '\t';
 }
 
+/* what ends an unquoted value: a blank or the end of the line */
+static const bool lex_stop[256] = {
+	[0] = true, ['\t'] = true, ['\n'] = true, ['\v'] = true, ['\f'] = true, ['\r'] = true,
+	[' '] = true,
+};
+
 static inline bool lex_key(char c)
 {
 	return (unsigned char) ((c | 0x20) - 'a') < 26 || (unsigned char) (c - '0') < 10 ||
@@ -570,7 +577,7 @@ bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
 			return true;
 		}
 	}
-	for (e = v; s[e] && !lex_space(s[e]); e++)
+	for (e = v; !lex_stop[(unsigned char) s[e]]; e++)
 		;
 	if (e == v)
 		return false;
@@ -616,14 +623,14 @@ static size_t skip_space(const struct lline *l, size_t off)
 }
 
 /* file:line:col of byte OFF of L (past the end: just after the last byte) */
-static int pos_line(const struct lline *l, size_t off)
+static inline int pos_line(const struct lline *l, size_t off)
 {
 	if (!l->line)
 		return l->lineno;
 	return l->line[off < l->len ? off : l->len ? l->len - 1 : 0];
 }
 
-static int pos_col(const struct lline *l, size_t off)
+static inline int pos_col(const struct lline *l, size_t off)
 {
 	if (!l->col)
 		return (int) (off < l->len ? off : l->len) + 1;
@@ -734,7 +741,7 @@ static const int *def_opts(struct parser *ps, enum sc_rec_type type, long di)
 	if (!(o = arena_alloc(ps->conf->mem, (d->nkv ? d->nkv : 1) * sizeof(*o))))
 		return NULL;
 	for (unsigned i = 0; i < d->nkv; i++)
-		o[i] = opt_row(known(d->kv[i].key, rec_types[type].scope));
+		o[i] = opt_row(ps, known(d->kv[i].key, rec_types[type].scope));
 	ps->def_opt[type] = o;
 	ps->def_for[type] = di;
 	return o;
@@ -752,7 +759,7 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 	struct pair pr;
 	const struct sc_option *opt;
 	const char *where = rec_types[type].where;
-	size_t off = first->next, idx, npair = 0;
+	size_t off = first->next, idx, npair = 0, first_idx;
 	long di;
 	int rc = 0, rc2;
 
@@ -807,7 +814,7 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 			rc = check_pair(ps, l, &pr, opt, key);
 		if (rc)
 			goto out;
-		at = rec_find(ps, key, opt_row(opt));
+		at = rec_find(ps, key, opt_row(ps, opt));
 		if (at >= 0) {
 			kv = &ps->kv[at];
 			rc = pwarn(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
@@ -817,7 +824,7 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 			kv->col = (unsigned) CL(l, pr.key_off);
 			if (rc)
 				goto out;
-		} else if ((kv = rec_push(ps, opt_row(opt)))) {
+		} else if ((kv = rec_push(ps, opt_row(ps, opt)))) {
 			kv_fill(kv, key, l->s + pr.val_off, l->file, LN(l, pr.key_off),
 				CL(l, pr.key_off), pr.op, false);
 		} else {
@@ -879,8 +886,9 @@ out:
 	}
 	/* the name index keeps the first record of each name (Slurm's
 	 * parser keeps both; slurmctld uses the first) */
+	first_idx = idx;
 	rc2 = (ps->nkv && !rec->kv) ||
-	      (!rec->is_default && mdc_hash_put(&c->names[type], rec->name, idx, false));
+	      (!rec->is_default && mdc_hash_insert(&c->names[type], rec->name, idx, &first_idx));
 	if (rc2)
 		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 	if (rc || rec->is_default)
@@ -888,10 +896,9 @@ out:
 	/* Same name twice: Slurm's parser keeps both; slurmctld then uses the
 	 * first partition and refuses a node defined twice. */
 	{
-		size_t first_idx;
 		const struct sc_record *o;
 
-		if (!mdc_hash_get(&c->names[type], rec->name, &first_idx) || first_idx == idx)
+		if (first_idx == idx)
 			return 0;
 		o = &c->recs[first_idx];
 		return pwarn(ps, l->file, rec->line, CL(l, first->val_off),
@@ -1416,6 +1423,7 @@ static int parser_init(struct parser *ps, struct sc_conf *conf, struct mdc_ctx *
 		if (conf->recs[i].is_default)
 			ps->last_default[conf->recs[i].type] = (long) i;
 	ps->nopts = sc_opt_count();
+	ps->opt0 = sc_opt_at(0);
 	if (!conf->mem && !(conf->mem = calloc(1, sizeof(*conf->mem))))
 		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 	ps->seen_gen = calloc(ps->nopts, sizeof(*ps->seen_gen));
