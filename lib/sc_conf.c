@@ -431,9 +431,10 @@ static int grow(void *p, size_t *cap, size_t n, size_t size)
 
 /* A value ending at END (in the line) is terminated once its line is read:
  * until then the lexer and the messages still read the line as it is. */
-static int end_later(struct parser *ps, char *end)
+static inline int end_later(struct parser *ps, char *end)
 {
-	if (grow(&ps->ends, &ps->ends_cap, ps->nends + 1, sizeof(*ps->ends)))
+	if (ps->nends == ps->ends_cap &&
+	    grow(&ps->ends, &ps->ends_cap, ps->nends + 1, sizeof(*ps->ends)))
 		return MDC_ERR_NOMEM;
 	ps->ends[ps->nends++] = end;
 	return 0;
@@ -544,7 +545,8 @@ static inline bool lex_key(char c)
  * non-blanks.  When both match the quoted one is at least as long, and
  * on a tie glibc keeps the first alternative (the quoted one), which the
  * differential test in test_sc_conf checks against regexec. */
-bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
+/* sc_lex_pair, inlined into the parser's loop */
+static inline bool lex_pair(const char *s, size_t off, struct sc_lexpair *p)
 {
 	size_t i = off, k, v, e;
 
@@ -588,13 +590,18 @@ bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
 	return true;
 }
 
+bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
+{
+	return lex_pair(s, off, p);
+}
+
 /* Match one pair at offset OFF of L; false when none. */
 static bool next_pair(struct parser *ps, const struct lline *l, size_t off, struct pair *pr)
 {
 	struct sc_lexpair lp;
 
 	(void) ps;
-	if (off >= l->len || !sc_lex_pair(l->s, off, &lp))
+	if (off >= l->len || !lex_pair(l->s, off, &lp))
 		return false;
 	pr->key_off = lp.key_off;
 	pr->key_len = lp.key_len;
