@@ -886,7 +886,7 @@ out:
 	if (rec->is_default && ps->last_default[type] == (long) idx) {
 		int *o = arena_alloc(c->mem, (ps->nkv ? ps->nkv : 1) * sizeof(*o));
 
-		if (o)
+		if (o && ps->nkv)
 			memcpy(o, ps->kvopt, ps->nkv * sizeof(*o));
 		ps->def_opt[type] = o;
 		ps->def_for[type] = (long) idx;
