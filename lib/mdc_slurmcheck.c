@@ -262,19 +262,23 @@ static int check_kv(const struct sc_kv *kv, struct mdc_strv *err, struct mdc_str
 	return 0;
 }
 
-static int ours(const char *text, const char *name, struct mdc_slurmcheck *res)
+static int ours(const char *text, const char *name, const struct sc_conf *parsed,
+		struct mdc_slurmcheck *res)
 {
-	struct sc_conf *c = sc_conf_new();
+	struct sc_conf *own = NULL;
+	const struct sc_conf *c = parsed;
 	struct mdc_ctx lctx;
 	int rc = MDC_ERR_NOMEM;
 
-	if (!c)
-		return MDC_ERR_NOMEM;
-	/* the file's syntax is sc_conf's business: here only what Slurm's
-	 * parser refuses beyond it, read leniently */
-	c->flags = SC_PARSE_LENIENT | SC_PARSE_NO_INCLUDE;
-	mdc_ctx_clear(&lctx);
-	(void) sc_conf_load_string(c, text, strlen(text), name, &lctx);
+	if (!c) {
+		if (!(c = own = sc_conf_new()))
+			return MDC_ERR_NOMEM;
+		/* the file's syntax is sc_conf's business: here only what
+		 * Slurm's parser refuses beyond it, read leniently */
+		own->flags = SC_PARSE_LENIENT | SC_PARSE_NO_INCLUDE;
+		mdc_ctx_clear(&lctx);
+		(void) sc_conf_load_string(own, text, strlen(text), name, &lctx);
+	}
 	for (size_t i = 0; i < c->nglobals; i++)
 		if (check_kv(&c->globals[i], &res->errors, &res->warnings))
 			goto out;
@@ -304,7 +308,7 @@ static int ours(const char *text, const char *name, struct mdc_slurmcheck *res)
 	res->ran_ours = true;
 	rc = 0;
 out:
-	sc_conf_free(c);
+	sc_conf_free(own);
 	return rc;
 }
 
@@ -524,13 +528,13 @@ out:
 int mdc_slurmcheck_text(const char *text, const char *name, const struct mdc_slurmcheck_opts *o,
 			struct mdc_slurmcheck *res, struct mdc_ctx *ctx)
 {
-	struct mdc_slurmcheck_opts dflt = { 0, NULL, false, NULL, NULL, 0 };
+	struct mdc_slurmcheck_opts dflt = { 0, NULL, false, NULL, NULL, NULL, 0 };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	if (!o)
 		o = &dflt;
-	if ((rc = ours(text, name ? name : "slurm.conf", res)))
+	if ((rc = ours(text, name ? name : "slurm.conf", o->conf, res)))
 		goto out;
 	if (o->no_slurm) {
 		if (!(res->slurm_skipped = strdup("not asked for")))
@@ -576,7 +580,7 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			  struct mdc_strv *warnings, struct mdc_strv *refusals,
 			  struct mdc_ctx *ctx)
 {
-	struct mdc_slurmcheck_opts lo = { 0, NULL, false, NULL, NULL, 0 };
+	struct mdc_slurmcheck_opts lo = { 0, NULL, false, NULL, NULL, NULL, 0 };
 	struct mdc_slurmcheck now = MDC_SLURMCHECK_INIT, before = MDC_SLURMCHECK_INIT;
 	struct mdc_strv errs = MDC_STRV_INIT, scratch = MDC_STRV_INIT;
 	char *live = NULL, *base = NULL, *text = NULL, *old = NULL, *dir = NULL;

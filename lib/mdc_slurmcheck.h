@@ -19,10 +19,15 @@
 #include "mdc_err.h"
 #include "mdc_str.h"
 
+struct sc_conf;
+
 struct mdc_slurmcheck_opts {
 	double timeout_s;	/* Slurm's parser gets this long (0 = 15 s) */
 	const char *conf_dir;	/* relative Include paths resolve here (NULL: not followed) */
 	bool no_slurm;		/* our checks only */
+	/* mdc_slurmcheck_text only: TEXT as sc_conf read it (not parsed
+	 * again: `mdcctl conf check` has just read it), or NULL */
+	const struct sc_conf *conf;
 	/* mdc_slurmcheck_change only: */
 	const char *base;	/* the service-managed base as is (NULL: from the live file) */
 	char *checks;		/* if set, gets "checks: ..." (mdc_slurmcheck_format_checks) */

@@ -1,8 +1,8 @@
 /* mdc_hash.c - the string-keyed index (see mdc_hash.h). */
 #include "config.h"
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "mdc_err.h"
 #include "mdc_hash.h"
 #include "mdc_str.h"
@@ -14,10 +14,13 @@ uint64_t mdc_hash_str(const char *key, enum mdc_hash_mode mode)
 	for (const unsigned char *p = (const unsigned char *) key; *p; p++) {
 		unsigned char c = *p;
 
-		if (mode == MDC_HASH_KEY) {
-			if (c == '_')
+		if (mode != MDC_HASH_EXACT) {
+			if (c == '_' && mode == MDC_HASH_KEY)
 				continue;
-			c = (unsigned char) tolower(c);
+			/* ASCII folding, as tolower() in the C locale, without
+			 * a call per byte (every slurm.conf key is hashed) */
+			if (c >= 'A' && c <= 'Z')
+				c = (unsigned char) (c + 'a' - 'A');
 		}
 		h = (h ^ c) * 0x100000001b3ULL;
 	}
@@ -33,11 +36,15 @@ uint64_t mdc_hash_str(const char *key, enum mdc_hash_mode mode)
 
 static bool key_same(const struct mdc_hash *m, const char *a, const char *b)
 {
-	return m->mode == MDC_HASH_KEY ? mdc_key_eq(a, b) : !strcmp(a, b);
+	switch (m->mode) {
+	case MDC_HASH_KEY: return mdc_key_eq(a, b);
+	case MDC_HASH_CASE: return !strcasecmp(a, b);
+	default: return !strcmp(a, b);
+	}
 }
 
 /* The slot holding KEY, or the empty slot where it would go. */
-static struct mdc_hash_ent *slot(const struct mdc_hash *m, const char *key, uint64_t h)
+static struct mdc_hash_ent *slot(const struct mdc_hash *m, const char *key, uint32_t h)
 {
 	size_t mask = m->cap - 1;
 
@@ -49,13 +56,13 @@ static struct mdc_hash_ent *slot(const struct mdc_hash *m, const char *key, uint
 	}
 }
 
-static int grow(struct mdc_hash *m)
+/* Rehash into CAP slots (a power of two). */
+static int resize(struct mdc_hash *m, size_t cap)
 {
-	size_t cap = m->cap ? m->cap * 2 : 16;
 	struct mdc_hash_ent *old = m->e, *e;
 	size_t oldcap = m->cap;
 
-	if (cap < oldcap || !(e = calloc(cap, sizeof(*e))))
+	if (cap < oldcap || cap > SIZE_MAX / sizeof(*e) || !(e = calloc(cap, sizeof(*e))))
 		return MDC_ERR_NOMEM;
 	m->e = e;
 	m->cap = cap;
@@ -66,25 +73,54 @@ static int grow(struct mdc_hash *m)
 	return 0;
 }
 
-int mdc_hash_put(struct mdc_hash *m, const char *key, size_t val, bool replace)
+int mdc_hash_reserve(struct mdc_hash *m, size_t n)
 {
-	uint64_t h = mdc_hash_str(key, m->mode);
-	struct mdc_hash_ent *e;
+	size_t cap = m->cap ? m->cap : 16;
 
 	/* at most half full: probes stay short */
-	if ((m->n + 1) * 2 > m->cap && grow(m))
+	while (cap / 2 < n) {
+		if (cap > SIZE_MAX / 4)
+			return MDC_ERR_NOMEM;
+		cap *= 2;
+	}
+	return cap == m->cap ? 0 : resize(m, cap);
+}
+
+/* Put KEY: REPLACE as mdc_hash_put, *HAVE (if set) as mdc_hash_insert. */
+static int put(struct mdc_hash *m, const char *key, size_t val, bool replace, size_t *have)
+{
+	uint32_t h = (uint32_t) mdc_hash_str(key, m->mode);
+	struct mdc_hash_ent *e;
+
+	if (val > UINT32_MAX)
+		return MDC_ERR_INVAL;
+	if ((m->n + 1) * 2 > m->cap && resize(m, m->cap ? m->cap * 2 : 16))
 		return MDC_ERR_NOMEM;
 	e = slot(m, key, h);
 	if (e->key) {
 		if (replace)
-			e->val = val;
+			e->val = (uint32_t) val;
+		if (have)
+			*have = e->val;
 		return 0;
 	}
 	e->key = key;
 	e->h = h;
-	e->val = val;
+	e->val = (uint32_t) val;
 	m->n++;
+	if (have)
+		*have = val;
 	return 0;
+}
+
+int mdc_hash_put(struct mdc_hash *m, const char *key, size_t val, bool replace)
+{
+	return put(m, key, val, replace, NULL);
+}
+
+int mdc_hash_insert(struct mdc_hash *m, const char *key, size_t val, size_t *have)
+{
+	return put(m, key, val, false, have);
 }
 
 bool mdc_hash_get(const struct mdc_hash *m, const char *key, size_t *val)
@@ -93,7 +129,7 @@ bool mdc_hash_get(const struct mdc_hash *m, const char *key, size_t *val)
 
 	if (!m->n || !key)
 		return false;
-	e = slot(m, key, mdc_hash_str(key, m->mode));
+	e = slot(m, key, (uint32_t) mdc_hash_str(key, m->mode));
 	if (!e->key)
 		return false;
 	if (val)

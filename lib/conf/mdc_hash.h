@@ -16,14 +16,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* How keys compare: exactly (ids), or by Slurm's key rule (mdc_key_eq:
- * case and underscores ignored). */
-enum mdc_hash_mode { MDC_HASH_EXACT, MDC_HASH_KEY };
+/* How keys compare: exactly (ids), by Slurm's key rule (mdc_key_eq:
+ * case and underscores ignored), or as strcasecmp does. */
+enum mdc_hash_mode { MDC_HASH_EXACT, MDC_HASH_KEY, MDC_HASH_CASE /* case ignored only */ };
 
+/* 16 bytes: an index over 10^5 slurm.conf records stays small */
 struct mdc_hash_ent {
 	const char *key;	/* NULL: empty slot */
-	uint64_t h;
-	size_t val;
+	uint32_t h;		/* the low half of mdc_hash_str */
+	uint32_t val;
 };
 
 struct mdc_hash {
@@ -38,9 +39,17 @@ struct mdc_hash {
 /* The hash of KEY under MODE (exposed for tests). */
 uint64_t mdc_hash_str(const char *key, enum mdc_hash_mode mode);
 
-/* Map KEY (borrowed) to VAL.  A key already present keeps its first value
- * unless REPLACE.  Returns 0 or MDC_ERR_NOMEM (the map is unchanged). */
+/* Map KEY (borrowed) to VAL (below 2^32: indexes).  A key already present
+ * keeps its first value unless REPLACE.  Returns 0, MDC_ERR_INVAL for a
+ * VAL too big, or MDC_ERR_NOMEM (the map is unchanged). */
 int mdc_hash_put(struct mdc_hash *m, const char *key, size_t val, bool replace);
+
+/* mdc_hash_put without REPLACE, saying in *HAVE the value KEY now has
+ * (VAL, or the first value when KEY was there): one lookup, not two. */
+int mdc_hash_insert(struct mdc_hash *m, const char *key, size_t val, size_t *have);
+
+/* Room for N keys without growing again (0 or MDC_ERR_NOMEM). */
+int mdc_hash_reserve(struct mdc_hash *m, size_t n);
 
 /* True and *VAL set when KEY is present (VAL may be NULL). */
 bool mdc_hash_get(const struct mdc_hash *m, const char *key, size_t *val);

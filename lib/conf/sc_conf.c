@@ -3,14 +3,23 @@
  * Mirrors parse_config.c's reading order: per physical line, comments are
  * cut at the first unescaped '#', then an odd run of trailing backslashes
  * joins the next line; the joined line is unescaped and matched pair by
- * pair with the same key=value pattern Slurm uses.  A position map keeps
- * file:line:col for every byte of the joined line.
+ * pair with the same key=value pattern Slurm uses.  A line without a
+ * backslash is read where it lies; a joined or unescaped one is built with
+ * a position map (file:line:col for every byte) and written back over its
+ * own physical lines, which are never shorter.
+ *
+ * Memory (issue 15: 10^5-line files): the text of every file read is kept
+ * by the sc_conf, and every key, value and name points into it, ended in
+ * place by a NUL once its line is read; records' key arrays come from an
+ * arena, sized exactly.  So a parse makes a few allocations per file, not
+ * several per key.
  */
 #include "config.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,15 +32,21 @@
 
 static const struct {
 	const char *key;
+	size_t len;
 	unsigned scope;
 	bool has_default;
+	const char *where;	/* in messages */
 } rec_types[SC_REC_MAX] = {
-	[SC_REC_NODE]      = { "NodeName", SC_SCOPE_NODE, true },
-	[SC_REC_PARTITION] = { "PartitionName", SC_SCOPE_PARTITION, true },
-	[SC_REC_NODESET]   = { "NodeSet", SC_SCOPE_NODESET, false },
-	[SC_REC_DOWNNODES] = { "DownNodes", SC_SCOPE_DOWNNODES, false },
-	[SC_REC_FRONTEND]  = { "FrontendName", SC_SCOPE_FRONTEND, true },
+	[SC_REC_NODE]      = { "NodeName", 8, SC_SCOPE_NODE, true, "on a NodeName line" },
+	[SC_REC_PARTITION] = { "PartitionName", 13, SC_SCOPE_PARTITION, true,
+			       "on a PartitionName line" },
+	[SC_REC_NODESET]   = { "NodeSet", 7, SC_SCOPE_NODESET, false, "on a NodeSet line" },
+	[SC_REC_DOWNNODES] = { "DownNodes", 9, SC_SCOPE_DOWNNODES, false, "on a DownNodes line" },
+	[SC_REC_FRONTEND]  = { "FrontendName", 12, SC_SCOPE_FRONTEND, true,
+			       "on a FrontendName line" },
 };
+
+_Static_assert(sizeof(struct sc_kv) <= 3 * sizeof(char *) + 8, "sc_kv grew");
 
 /* Hostile files are bounded (issue 16.6): one file, and the whole
  * include tree (a fan-out of 3 at depth 16 is 43 million files), in files
@@ -39,23 +54,124 @@ static const struct {
 #define SC_TREE_MAX_BYTES (64UL << 20)
 #define SC_TREE_MAX_FILES 1024
 
-/* A logical line being parsed. */
+/* ---- memory ---- */
+
+struct sc_blk {
+	struct sc_blk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+struct sc_mem {
+	struct sc_blk *blk;	/* arena blocks, the newest first */
+	char **texts;		/* the files' texts (malloc'ed), strings point into them */
+	size_t ntexts, texts_cap;
+};
+
+#define SC_BLK_SIZE (64 * 1024)
+
+static void *arena_alloc(struct sc_mem *m, size_t n)
+{
+	struct sc_blk *b = m->blk;
+	void *p;
+
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > SC_BLK_SIZE ? n : SC_BLK_SIZE;
+
+		if (!(b = malloc(sizeof(*b) + cap)))
+			return NULL;
+		b->used = 0;
+		b->cap = cap;
+		b->next = m->blk;
+		m->blk = b;
+	}
+	p = (char *) b->data + b->used;
+	b->used += n;
+	return p;
+}
+
+/* Keep TEXT (malloc'ed) until the sc_conf is freed; on failure it is freed. */
+static int mem_keep(struct sc_mem *m, char *text)
+{
+	if (m->ntexts == m->texts_cap) {
+		size_t cap = m->texts_cap ? m->texts_cap * 2 : 4;
+		char **t = realloc(m->texts, cap * sizeof(*t));
+
+		if (!t) {
+			free(text);
+			return MDC_ERR_NOMEM;
+		}
+		m->texts = t;
+		m->texts_cap = cap;
+	}
+	m->texts[m->ntexts++] = text;
+	return 0;
+}
+
+static void mem_free(struct sc_mem *m)
+{
+	if (!m)
+		return;
+	while (m->blk) {
+		struct sc_blk *b = m->blk;
+
+		m->blk = b->next;
+		free(b);
+	}
+	for (size_t i = 0; i < m->ntexts; i++)
+		free(m->texts[i]);
+	free(m->texts);
+	free(m);
+}
+
+/* A logical line being parsed: S is NUL-terminated at LEN and lies in a
+ * kept text. */
 struct lline {
-	char *s;		/* unescaped text */
-	int *line, *col;	/* position of each byte of S */
+	char *s;
 	size_t len;
+	int lineno;		/* of every byte, when LINE is NULL */
+	int *line, *col;	/* position of each byte of S, or NULL: S is
+				 * physical line LINENO from column 1 */
 	const char *file;
 	const char *dir;	/* for relative includes */
 	int depth;
+};
+
+/* The option a record's Nth key named on the last line of that type:
+ * record lines repeat their keys, spelled alike, line after line. */
+#define KEY_MEMO 8
+struct key_memo {
+	const char *key;	/* in a kept text */
+	size_t len;
+	const struct sc_option *opt;
 };
 
 struct parser {
 	struct sc_conf *conf;
 	struct mdc_ctx *ctx;
 	long last_default[SC_REC_MAX];	/* latest NAME=DEFAULT record, -1 = none */
+	int *def_opt[SC_REC_MAX];	/* its keys' option rows (-1: unknown key) */
+	long def_for[SC_REC_MAX];	/* the record DEF_OPT describes */
 	struct mdc_strv stack;	/* include chain (real paths) */
 	size_t tree_files;	/* included files read so far */
 	size_t tree_bytes;	/* bytes of the top file and the included ones */
+	/* scratch, reused line after line: */
+	struct sc_kv *kv;	/* the record being read */
+	int *kvopt;		/* option row of each of its keys */
+	size_t nkv, kv_cap;
+	char **ends;		/* value ends to terminate once the line is read */
+	size_t nends, ends_cap;
+	char *val;		/* a NUL-terminated copy of the value being checked */
+	size_t val_cap;
+	unsigned *seen_gen, *seen_at;	/* per option row: in record GEN, at SEEN_AT */
+	unsigned gen;
+	size_t nopts;
+	const struct sc_option *opt0;	/* the option table, for rows */
+	struct key_memo memo[SC_REC_MAX][KEY_MEMO];
+	char *js;		/* a joined line: text and positions */
+	int *jline, *jcol;
+	size_t jlen, jcap;
 };
 
 const char *sc_rec_type_name(enum sc_rec_type type)
@@ -65,37 +181,29 @@ const char *sc_rec_type_name(enum sc_rec_type type)
 
 struct sc_conf *sc_conf_new(void)
 {
-	return calloc(1, sizeof(struct sc_conf));
-}
+	struct sc_conf *c = calloc(1, sizeof(struct sc_conf));
 
-static void kv_free(struct sc_kv *kv)
-{
-	free(kv->key);
-	free(kv->value);
+	if (c)
+		c->global_idx.mode = MDC_HASH_CASE;
+	return c;
 }
 
 void sc_conf_free(struct sc_conf *conf)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!conf)
 		return;
-	for (i = 0; i < conf->nglobals; i++)
-		kv_free(&conf->globals[i]);
 	free(conf->globals);
-	for (i = 0; i < conf->nrecs; i++) {
-		for (j = 0; j < conf->recs[i].nkv; j++)
-			kv_free(&conf->recs[i].kv[j]);
-		free(conf->recs[i].kv);
-		free(conf->recs[i].name);
-	}
 	free(conf->recs);
 	for (i = 0; i < SC_REC_MAX; i++)
 		mdc_hash_free(&conf->names[i]);
+	mdc_hash_free(&conf->global_idx);
 	for (i = 0; i < conf->ndiags; i++)
 		free(conf->diags[i].msg);
 	free(conf->diags);
 	mdc_strv_free(&conf->files);
+	mem_free(conf->mem);
 	free(conf);
 }
 
@@ -109,10 +217,13 @@ static int vdiag(struct parser *ps, bool error, const char *file, int line,
 	char msg[1024];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	d = realloc(c->diags, (c->ndiags + 1) * sizeof(*d));
-	if (!d)
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-	c->diags = d;
+	/* capacity: the next power of two (a lenient file may warn per line) */
+	if (!(c->ndiags & (c->ndiags - 1))) {
+		d = realloc(c->diags, (c->ndiags ? c->ndiags * 2 : 1) * sizeof(*d));
+		if (!d)
+			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		c->diags = d;
+	}
 	d = &c->diags[c->ndiags];
 	d->error = error;
 	d->file = file;
@@ -300,58 +411,103 @@ static const char *intern_file(struct parser *ps, const char *path)
 	return f->v[f->n - 1];
 }
 
-/* OWN, if set, holds VALUE malloc'ed: it is taken (and NULLed), saving a
- * copy per pair read. */
-static int kv_set(struct sc_kv *kv, const char *key, const char *value, char **own,
-		  const char *file, int line, int col, char op)
+/* Grow *P (of *CAP elements of SIZE bytes) to hold N: doubling, so a
+ * scratch array costs log N reallocations over a whole parse. */
+static int grow(void *p, size_t *cap, size_t n, size_t size)
 {
-	char *k = strdup(key), *v = own ? *own : strdup(value);
+	size_t ncap = *cap ? *cap : 16;
+	void *q;
 
-	if (!k || !v) {
-		free(k);
-		if (!own)
-			free(v);
+	if (n <= *cap)
+		return 0;
+	while (ncap < n)
+		ncap *= 2;
+	if (!(q = realloc(*(void **) p, ncap * size)))
 		return MDC_ERR_NOMEM;
-	}
-	if (own)
-		*own = NULL;
-	kv->key = k;
-	kv->value = v;
+	*(void **) p = q;
+	*cap = ncap;
+	return 0;
+}
+
+/* A value ending at END (in the line) is terminated once its line is read:
+ * until then the lexer and the messages still read the line as it is. */
+static inline int end_later(struct parser *ps, char *end)
+{
+	if (ps->nends == ps->ends_cap &&
+	    grow(&ps->ends, &ps->ends_cap, ps->nends + 1, sizeof(*ps->ends)))
+		return MDC_ERR_NOMEM;
+	ps->ends[ps->nends++] = end;
+	return 0;
+}
+
+static void end_now(struct parser *ps)
+{
+	for (size_t i = 0; i < ps->nends; i++)
+		*ps->ends[i] = '\0';
+	ps->nends = 0;
+}
+
+static void kv_fill(struct sc_kv *kv, char *key, char *value, const char *file, int line,
+		    int col, char op, bool from_default)
+{
+	kv->key = key;
+	kv->value = value;
 	kv->file = file;
 	kv->line = line;
-	kv->col = col;
-	kv->op = op;
-	kv->from_default = false;
-	return 0;
+	kv->col = (unsigned) col;
+	kv->op = (unsigned char) op;
+	kv->from_default = from_default;
 }
 
-static struct sc_kv *kv_find(struct sc_kv *kv, size_t n, const char *key)
+/* The option row of a known key (the option lookup accepts: same
+ * spelling ignoring case), or -1. */
+static int opt_row(const struct parser *ps, const struct sc_option *opt)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcasecmp(kv[i].key, key))
-			return &kv[i];
-	return NULL;
+	return opt ? (int) (opt - ps->opt0) : -1;
 }
 
-/* Append KEY=VALUE to *KV (*N entries). */
-static int kv_push(struct sc_kv **kv, size_t *n, const char *key, const char *value,
-		   char **own, const char *file, int line, int col, char op)
+static const struct sc_option *known(const char *key, unsigned scope)
 {
-	struct sc_kv *p = *kv;
+	const struct sc_option *opt = sc_opt_find(key, scope);
 
-	/* capacity is the next power of two: grow only when N is one, so a
-	 * record of K keys costs log K reallocations, not K */
-	if (!(*n & (*n - 1))) {
-		if (!(p = realloc(*kv, (*n ? *n * 2 : 1) * sizeof(**kv))))
-			return MDC_ERR_NOMEM;
-		*kv = p;
+	return opt && !strcasecmp(opt->name, key) && !(opt->scope & SC_SCOPE_DBD) ? opt : NULL;
+}
+
+/* The key KEY (option row ROW) of the record being read, or -1.  Two
+ * spellings equal ignoring case have the same row, so known keys are
+ * found in one step; unknown ones (lenient) by a scan of the unknown ones. */
+static long rec_find(const struct parser *ps, const char *key, int row)
+{
+	if (row >= 0)
+		return ps->seen_gen[row] == ps->gen ? (long) ps->seen_at[row] : -1;
+	for (size_t i = 0; i < ps->nkv; i++)
+		if (ps->kvopt[i] < 0 && !strcasecmp(ps->kv[i].key, key))
+			return (long) i;
+	return -1;
+}
+
+/* Append a key to the record being read (NULL on ENOMEM). */
+static struct sc_kv *rec_push(struct parser *ps, int row)
+{
+	if (ps->nkv == ps->kv_cap) {
+		size_t cap = ps->kv_cap ? ps->kv_cap * 2 : 16;
+		struct sc_kv *kv = realloc(ps->kv, cap * sizeof(*kv));
+		int *ko;
+
+		if (!kv)
+			return NULL;
+		ps->kv = kv;
+		if (!(ko = realloc(ps->kvopt, cap * sizeof(*ko))))
+			return NULL;
+		ps->kvopt = ko;
+		ps->kv_cap = cap;
 	}
-	if (kv_set(&p[*n], key, value, own, file, line, col, op))
-		return MDC_ERR_NOMEM;
-	(*n)++;
-	return 0;
+	ps->kvopt[ps->nkv] = row;
+	if (row >= 0) {
+		ps->seen_gen[row] = ps->gen;
+		ps->seen_at[row] = (unsigned) ps->nkv;
+	}
+	return &ps->kv[ps->nkv++];
 }
 
 /* ---- the key=value matcher ---- */
@@ -363,17 +519,22 @@ struct pair {
 	bool unterminated;	/* value starts with '"' without a closing one */
 	size_t next;		/* offset after the value */
 };
-
 /* [[:space:]] and [[:alnum:]_.] of the C locale (the tools never call
  * setlocale, and Slurm's daemons run in the C locale too). */
-static bool lex_space(char c)
+static inline bool lex_space(char c)
 {
-	return c == ' ' || (c >= '\t' && c <= '\r');
+	return c == ' ' || (unsigned char) (c - '\t') <= '\r' - '\t';
 }
 
-static bool lex_key(char c)
+/* what ends an unquoted value: a blank or the end of the line */
+static const bool lex_stop[256] = {
+	[0] = true, ['\t'] = true, ['\n'] = true, ['\v'] = true, ['\f'] = true, ['\r'] = true,
+	[' '] = true,
+};
+
+static inline bool lex_key(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	return (unsigned char) ((c | 0x20) - 'a') < 26 || (unsigned char) (c - '0') < 10 ||
 	       c == '_' || c == '.';
 }
 
@@ -384,7 +545,8 @@ static bool lex_key(char c)
  * non-blanks.  When both match the quoted one is at least as long, and
  * on a tie glibc keeps the first alternative (the quoted one), which the
  * differential test in test_sc_conf checks against regexec. */
-bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
+/* sc_lex_pair, inlined into the parser's loop */
+static inline bool lex_pair(const char *s, size_t off, struct sc_lexpair *p)
 {
 	size_t i = off, k, v, e;
 
@@ -417,7 +579,7 @@ bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
 			return true;
 		}
 	}
-	for (e = v; s[e] && !lex_space(s[e]); e++)
+	for (e = v; !lex_stop[(unsigned char) s[e]]; e++)
 		;
 	if (e == v)
 		return false;
@@ -428,13 +590,18 @@ bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
 	return true;
 }
 
+bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p)
+{
+	return lex_pair(s, off, p);
+}
+
 /* Match one pair at offset OFF of L; false when none. */
 static bool next_pair(struct parser *ps, const struct lline *l, size_t off, struct pair *pr)
 {
 	struct sc_lexpair lp;
 
 	(void) ps;
-	if (off >= l->len || !sc_lex_pair(l->s, off, &lp))
+	if (off >= l->len || !lex_pair(l->s, off, &lp))
 		return false;
 	pr->key_off = lp.key_off;
 	pr->key_len = lp.key_len;
@@ -462,9 +629,35 @@ static size_t skip_space(const struct lline *l, size_t off)
 	return off;
 }
 
-#define LN(l, off) ((l)->line[(off) < (l)->len ? (off) : (l)->len ? (l)->len - 1 : 0])
-#define CL(l, off) ((l)->col[(off) < (l)->len ? (off) : (l)->len ? (l)->len - 1 : 0] + \
-		    ((off) >= (l)->len && (l)->len ? 1 : 0))
+/* file:line:col of byte OFF of L (past the end: just after the last byte) */
+static inline int pos_line(const struct lline *l, size_t off)
+{
+	if (!l->line)
+		return l->lineno;
+	return l->line[off < l->len ? off : l->len ? l->len - 1 : 0];
+}
+
+static inline int pos_col(const struct lline *l, size_t off)
+{
+	if (!l->col)
+		return (int) (off < l->len ? off : l->len) + 1;
+	return l->col[off < l->len ? off : l->len ? l->len - 1 : 0] +
+	       (off >= l->len && l->len ? 1 : 0);
+}
+
+#define LN(l, off) pos_line((l), (off))
+#define CL(l, off) pos_col((l), (off))
+
+/* The value of PR as a C string (a copy, valid until the next call), for
+ * the checks; NULL on ENOMEM. */
+static const char *val_copy(struct parser *ps, const struct lline *l, const struct pair *pr)
+{
+	if (grow(&ps->val, &ps->val_cap, pr->val_len + 1, 1))
+		return NULL;
+	memcpy(ps->val, l->s + pr->val_off, pr->val_len);
+	ps->val[pr->val_len] = '\0';
+	return ps->val;
+}
 
 /* The option KEY names in SCOPE, exactly as Slurm compares keys (case
  * ignored, underscores significant); else an error naming a better key. */
@@ -477,7 +670,7 @@ static int lookup(struct parser *ps, const struct lline *l, size_t off,
 
 	*out = NULL;	/* lenient mode goes on without an option */
 	if (opt && !strcasecmp(opt->name, key) && !(opt->scope & SC_SCOPE_DBD)) {
-		*out = opt;
+		*out = opt;	/* as known() says */
 		return 0;
 	}
 	if (opt && strcasecmp(opt->name, key))
@@ -502,21 +695,24 @@ static int lookup(struct parser *ps, const struct lline *l, size_t off,
 	return soft(ps, l->file, LN(l, off), CL(l, off), "unknown key \"%s\" %s", key, where);
 }
 
-/* Copy the pair's key and value out of L (bounded by SC_LINE_MAX). */
-static void pair_strings(const struct lline *l, const struct pair *pr, char *key,
-			 size_t keysz, char **val)
+/* Does slurm_value_error look at OPT's values? */
+static bool typed(const struct sc_option *opt)
 {
-	size_t n = pr->key_len < keysz - 1 ? pr->key_len : keysz - 1;
-
-	memcpy(key, l->s + pr->key_off, n);
-	key[n] = '\0';
-	*val = strndup(l->s + pr->val_off, pr->val_len);
+	switch (opt->type) {
+	case SC_T_UINT16: case SC_T_UINT32: case SC_T_UINT64: case SC_T_MEMORY:
+	case SC_T_BOOL: case SC_T_TIME:
+		return true;
+	case SC_T_ENUM:
+		return opt->scope & SC_SCOPE_PARTITION;
+	default:
+		return false;
+	}
 }
 
 static int check_pair(struct parser *ps, const struct lline *l, const struct pair *pr,
-		      const struct sc_option *opt, const char *key, const char *val)
+		      const struct sc_option *opt, const char *key)
 {
-	const char *why;
+	const char *why = NULL, *val;
 
 	if (pr->unterminated) {
 		int rc = pwarn(ps, l->file, LN(l, pr->val_off), CL(l, pr->val_off),
@@ -525,7 +721,12 @@ static int check_pair(struct parser *ps, const struct lline *l, const struct pai
 		if (rc)
 			return rc;
 	}
-	why = opt && !strstr(val, SC_TEMPLATE_TOKEN) ? slurm_value_error(opt, val) : NULL;
+	if (!opt || !typed(opt))
+		return 0;
+	if (!(val = val_copy(ps, l, pr)))
+		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+	if (!strstr(val, SC_TEMPLATE_TOKEN))
+		why = slurm_value_error(opt, val);
 	if (why)
 		return soft(ps, l->file, LN(l, pr->val_off), CL(l, pr->val_off),
 			    "bad value \"%s\" for \"%s\": %s", val, opt->name, why);
@@ -534,75 +735,109 @@ static int check_pair(struct parser *ps, const struct lline *l, const struct pai
 
 /* ---- records ---- */
 
-/* A record line: NAME=VALUE then the keys of its scope. */
-static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_type type,
-			const struct pair *first, const char *name)
+/* The option rows of the keys of DEFAULT record DI (of TYPE), for
+ * rec_find; NULL on ENOMEM.  Kept from when the record was read, or
+ * looked up again for a record read by an earlier load. */
+static const int *def_opts(struct parser *ps, enum sc_rec_type type, long di)
+{
+	const struct sc_record *d = &ps->conf->recs[di];
+	int *o;
+
+	if (ps->def_opt[type] && ps->def_for[type] == di)
+		return ps->def_opt[type];
+	if (!(o = arena_alloc(ps->conf->mem, (d->nkv ? d->nkv : 1) * sizeof(*o))))
+		return NULL;
+	for (unsigned i = 0; i < d->nkv; i++)
+		o[i] = opt_row(ps, known(d->kv[i].key, rec_types[type].scope));
+	ps->def_opt[type] = o;
+	ps->def_for[type] = di;
+	return o;
+}
+
+/* A record line: NAME=VALUE then the keys of its scope.  The keys are
+ * gathered in the parser's scratch and given to the record, in one
+ * arena block, once the line is read (also after an error: CONF keeps
+ * what was read). */
+static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type type,
+			const struct pair *first)
 {
 	struct sc_conf *c = ps->conf;
-	struct sc_record *rec, *recs;
+	struct sc_record *rec;
 	struct pair pr;
 	const struct sc_option *opt;
-	char key[128], *val = NULL, where[64];
-	size_t off = first->next, i;
-	int rc = 0, di;
+	const char *where = rec_types[type].where;
+	size_t off = first->next, idx, npair = 0, first_idx;
+	long di;
+	int rc = 0, rc2;
 
-	if (c->nrecs == c->recs_cap) {	/* geometric: 10^5 records stay linear */
-		size_t ncap = c->recs_cap ? c->recs_cap * 2 : 16;
-
-		recs = realloc(c->recs, ncap * sizeof(*recs));
-		if (!recs)
-			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-		c->recs = recs;
-		c->recs_cap = ncap;
-	}
-	rec = &c->recs[c->nrecs];
+	if (c->nrecs == c->recs_cap &&	/* geometric: 10^5 records stay linear */
+	    grow(&c->recs, &c->recs_cap, c->nrecs + 1, sizeof(*c->recs)))
+		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+	idx = c->nrecs;
+	rec = &c->recs[idx];
 	memset(rec, 0, sizeof(*rec));
 	rec->type = type;
-	rec->name = strdup(name);
-	if (!rec->name)
+	rec->name = l->s + first->val_off;
+	if (end_later(ps, rec->name + first->val_len))
 		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-	rec->is_default = rec_types[type].has_default && !strcasecmp(name, "DEFAULT");
+	rec->is_default = rec_types[type].has_default && first->val_len == 7 &&
+			  !strncasecmp(rec->name, "DEFAULT", 7);
 	rec->file = l->file;
 	rec->line = LN(l, first->key_off);
 	c->nrecs++;
-	/* the name index keeps the first record of each name (Slurm's
-	 * parser keeps both; slurmctld uses the first) */
-	if (!rec->is_default && mdc_hash_put(&c->names[type], rec->name, c->nrecs - 1, false))
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-	snprintf(where, sizeof(where), "on a %s line", rec_types[type].key);
+	ps->nkv = 0;
+	if (!++ps->gen) {	/* wrapped: forget every stamp */
+		memset(ps->seen_gen, 0, ps->nopts * sizeof(*ps->seen_gen));
+		ps->gen = 1;
+	}
 
 	while (next_pair(ps, l, off, &pr)) {
+		char *key = l->s + pr.key_off;
+		struct key_memo *km = npair < KEY_MEMO ? &ps->memo[type][npair] : NULL;
 		struct sc_kv *kv;
+		long at;
 
-		pair_strings(l, &pr, key, sizeof(key), &val);
-		if (!val)
-			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-		rc = lookup(ps, l, pr.key_off, key, rec_types[type].scope, where, &opt);
-		if (!rc && opt && (opt->flags & SC_OPT_RECORD))
-			rc = soft(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
-				  "key \"%s\" is not allowed %s", key, where);
-		if (!rc)
-			rc = check_pair(ps, l, &pr, opt, key, val);
-		if (rc)
-			goto out;
-		kv = kv_find(rec->kv, rec->nkv, key);
-		if (kv) {
-			rc = pwarn(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
-				   "\"%s\" given twice on this line (first at column %d): the last value is used",
-				   key, kv->col);
-			free(kv->value);
-			kv->value = val;
-			val = NULL;
-			kv->col = CL(l, pr.key_off);
-			if (rc)
-				goto out;
-		} else if (kv_push(&rec->kv, &rec->nkv, key, val, &val, l->file,
-				   LN(l, pr.key_off), CL(l, pr.key_off), pr.op)) {
+		npair++;
+		/* the key ends at a blank, an operator or '=': read already */
+		key[pr.key_len] = '\0';
+		if (end_later(ps, l->s + pr.val_off + pr.val_len)) {
 			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
-		free(val);
-		val = NULL;
+		if (km && km->len == pr.key_len && !memcmp(km->key, key, pr.key_len)) {
+			opt = km->opt;
+		} else {
+			rc = lookup(ps, l, pr.key_off, key, rec_types[type].scope, where, &opt);
+			if (!rc && opt && (opt->flags & SC_OPT_RECORD))
+				rc = soft(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
+					  "key \"%s\" is not allowed %s", key, where);
+			else if (!rc && opt && km) {
+				km->key = key;
+				km->len = pr.key_len;
+				km->opt = opt;
+			}
+		}
+		if (!rc)
+			rc = check_pair(ps, l, &pr, opt, key);
+		if (rc)
+			goto out;
+		at = rec_find(ps, key, opt_row(ps, opt));
+		if (at >= 0) {
+			kv = &ps->kv[at];
+			rc = pwarn(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
+				   "\"%s\" given twice on this line (first at column %d): the last value is used",
+				   key, (int) kv->col);
+			kv->value = l->s + pr.val_off;
+			kv->col = (unsigned) CL(l, pr.key_off);
+			if (rc)
+				goto out;
+		} else if ((kv = rec_push(ps, opt_row(ps, opt)))) {
+			kv_fill(kv, key, l->s + pr.val_off, l->file, LN(l, pr.key_off),
+				CL(l, pr.key_off), pr.op, false);
+		} else {
+			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			goto out;
+		}
 		off = pr.next;
 	}
 	if (!rest_is_space(l, off)) {
@@ -613,81 +848,95 @@ static int parse_record(struct parser *ps, const struct lline *l, enum sc_rec_ty
 			goto out;
 	}
 
-	/* NAME=DEFAULT: merge over the previous defaults, as Slurm does */
-	di = (int) ps->last_default[type];
-	if (rec->is_default) {
-		ps->last_default[type] = (long) (c->nrecs - 1);
-		if (di >= 0) {
-			struct sc_record *old = &c->recs[di];
+	/* NAME=DEFAULT merges over the previous defaults, as Slurm does; a
+	 * record takes the defaults it does not set */
+	di = ps->last_default[type];
+	if (rec->is_default)
+		ps->last_default[type] = (long) idx;
+	if (di >= 0) {
+		const int *dopt = def_opts(ps, type, di);
+		const struct sc_record *old = &c->recs[di];
 
-			for (i = 0; i < old->nkv; i++) {
-				struct sc_kv *o = &old->kv[i];
-
-				if (kv_find(rec->kv, rec->nkv, o->key))
-					continue;
-				if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, NULL, o->file,
-					    o->line, o->col, o->op)) {
-					rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-					goto out;
-				}
-				rec->kv[rec->nkv - 1].from_default = o->from_default;
-			}
-		}
-		goto out;
-	}
-	for (i = 0; di >= 0 && i < c->recs[di].nkv; i++) {
-		struct sc_kv *o = &c->recs[di].kv[i];
-
-		if (kv_find(rec->kv, rec->nkv, o->key))
-			continue;
-		if (kv_push(&rec->kv, &rec->nkv, o->key, o->value, NULL, o->file, o->line,
-			    o->col, o->op)) {
+		if (!dopt) {
 			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 			goto out;
 		}
-		rec->kv[rec->nkv - 1].from_default = true;
+		for (unsigned i = 0; i < old->nkv; i++) {
+			const struct sc_kv *o = &old->kv[i];
+			struct sc_kv *kv;
+
+			if (rec_find(ps, o->key, dopt[i]) >= 0)
+				continue;
+			if (!(kv = rec_push(ps, dopt[i]))) {
+				rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			*kv = *o;
+			kv->from_default = rec->is_default ? o->from_default : true;
+		}
 	}
+out:
+	end_now(ps);
+	rec = &c->recs[idx];
+	rec->nkv = (unsigned) ps->nkv;
+	if (ps->nkv && !(rec->kv = arena_alloc(c->mem, ps->nkv * sizeof(*rec->kv))))
+		rec->nkv = 0;
+	if (rec->kv)
+		memcpy(rec->kv, ps->kv, ps->nkv * sizeof(*rec->kv));
+	if (rec->is_default && ps->last_default[type] == (long) idx) {
+		int *o = arena_alloc(c->mem, (ps->nkv ? ps->nkv : 1) * sizeof(*o));
+
+		if (o && ps->nkv)
+			memcpy(o, ps->kvopt, ps->nkv * sizeof(*o));
+		ps->def_opt[type] = o;
+		ps->def_for[type] = (long) idx;
+	}
+	/* the name index keeps the first record of each name (Slurm's
+	 * parser keeps both; slurmctld uses the first) */
+	first_idx = idx;
+	rc2 = (ps->nkv && !rec->kv) ||
+	      (!rec->is_default && mdc_hash_insert(&c->names[type], rec->name, idx, &first_idx));
+	if (rc2)
+		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+	if (rc || rec->is_default)
+		return rc;
 	/* Same name twice: Slurm's parser keeps both; slurmctld then uses the
 	 * first partition and refuses a node defined twice. */
 	{
-		size_t first_idx;
-		struct sc_record *o;
+		const struct sc_record *o;
 
-		if (!mdc_hash_get(&c->names[type], rec->name, &first_idx) ||
-		    first_idx == c->nrecs - 1)
-			goto out;
+		if (first_idx == idx)
+			return 0;
 		o = &c->recs[first_idx];
-		rc = pwarn(ps, l->file, rec->line, CL(l, first->val_off),
-			   "%s \"%s\" defined again (first at %s:%d): %s",
-			   rec_types[type].key, rec->name, o->file, o->line,
-			   type == SC_REC_NODE ? "slurmctld refuses a node defined twice" :
-			   "slurmctld uses the first definition");
+		return pwarn(ps, l->file, rec->line, CL(l, first->val_off),
+			     "%s \"%s\" defined again (first at %s:%d): %s",
+			     rec_types[type].key, rec->name, o->file, o->line,
+			     type == SC_REC_NODE ? "slurmctld refuses a node defined twice" :
+			     "slurmctld uses the first definition");
 	}
-out:
-	free(val);
-	return rc;
 }
 
 /* ---- global lines ---- */
 
-static int parse_global(struct parser *ps, const struct lline *l, const struct pair *pr,
-			const char *key, const char *val);
-static int parse_global(struct parser *ps, const struct lline *l, const struct pair *pr,
-			const char *key, const char *val)
+/* A global KEY=VALUE line (PR: its pair, key terminated). */
+static int parse_global(struct parser *ps, struct lline *l, const struct pair *pr)
 {
 	struct sc_conf *c = ps->conf;
 	const struct sc_option *opt;
-	struct sc_kv *kv;
+	struct sc_kv *kv = NULL;
+	char *key = l->s + pr->key_off, *value = l->s + pr->val_off;
+	size_t i;
 	int rc;
 
 	if (!strcasecmp(key, "Include"))
 		return soft(ps, l->file, LN(l, pr->key_off), CL(l, pr->key_off),
 			    "write \"Include FILE\" (a blank, not '=', after Include)");
-	rc = lookup(ps, l, pr->key_off, key, SC_SCOPE_CLUSTER,
-		    "in slurm.conf", &opt);
+	if (end_later(ps, value + pr->val_len))
+		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = lookup(ps, l, pr->key_off, key, SC_SCOPE_CLUSTER, "in slurm.conf", &opt);
 	if (rc)
 		return rc;
-	rc = check_pair(ps, l, pr, opt, key, val);
+	rc = check_pair(ps, l, pr, opt, key);
 	if (rc)
 		return rc;
 	if (!rest_is_space(l, pr->next)) {
@@ -701,47 +950,46 @@ static int parse_global(struct parser *ps, const struct lline *l, const struct p
 			return rc;
 		/* lenient: read the other pairs of the line as globals too */
 		if (next_pair(ps, l, pr->next, &more)) {
-			char k2[128], *v2 = NULL;
-
-			pair_strings(l, &more, k2, sizeof(k2), &v2);
-			if (!v2)
-				return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-			rc = parse_global(ps, l, &more, k2, v2);
-			free(v2);
+			l->s[more.key_off + more.key_len] = '\0';
+			rc = parse_global(ps, l, &more);
 			if (rc)
 				return rc;
 		}
 	}
-	kv = (opt && (opt->flags & SC_OPT_MULTI)) ? NULL : kv_find(c->globals, c->nglobals, key);
+	if (!(opt && (opt->flags & SC_OPT_MULTI)) && mdc_hash_get(&c->global_idx, key, &i))
+		kv = &c->globals[i];
 	if (kv) {
 		rc = pwarn(ps, l->file, LN(l, pr->key_off), CL(l, pr->key_off),
 			   "\"%s\" set again (first at %s:%d): the last value is used",
 			   opt ? opt->name : key, kv->file, kv->line);
 		if (rc)
 			return rc;
-		free(kv->value);
-		free(kv->key);
-		kv->key = kv->value = NULL;
-		if (kv_set(kv, key, val, NULL, l->file, LN(l, pr->key_off), CL(l, pr->key_off), pr->op))
-			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		kv_fill(kv, key, value, l->file, LN(l, pr->key_off), CL(l, pr->key_off), pr->op,
+			false);
 		return 0;
 	}
-	if (kv_push(&c->globals, &c->nglobals, key, val, NULL, l->file, LN(l, pr->key_off),
-		    CL(l, pr->key_off), pr->op))
+	if (grow(&c->globals, &c->globals_cap, c->nglobals + 1, sizeof(*c->globals)))
 		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+	kv_fill(&c->globals[c->nglobals], key, value, l->file, LN(l, pr->key_off),
+		CL(l, pr->key_off), pr->op, false);
+	/* the index keeps the first entry of a key (the one "set again" updates);
+	 * keys that repeat (SlurmctldHost) are not in it */
+	if (!(opt && (opt->flags & SC_OPT_MULTI)) &&
+	    mdc_hash_put(&c->global_idx, key, c->nglobals, false))
+		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+	c->nglobals++;
 	return 0;
 }
 
-static int parse_text(struct parser *ps, const char *text, size_t len,
+static int parse_text(struct parser *ps, char *text, size_t len,
 		      const char *file, int depth);
 static char *template_opaque(const char *text, size_t len, size_t *outlen);
-
 /* "include FILE" at the start of a logical line (Slurm: case-insensitive,
  * then blanks, then the file name up to a blank). */
 static int parse_include(struct parser *ps, const struct lline *l)
 {
 	struct mdc_buf path = MDC_BUF_INIT;
-	char *name = NULL, *full = NULL, *real = NULL, *text = NULL;
+	char *name = NULL, *full = NULL, *real = NULL, *text = NULL, *body;
 	const char *p;
 	size_t off = 7, start, tlen = 0, i;
 	int rc = 0;
@@ -871,11 +1119,19 @@ static int parse_include(struct parser *ps, const struct lline *l)
 			goto out;
 		}
 	}
+	/* the conf keeps the text: its strings point into it */
+	rc = mem_keep(ps->conf->mem, text);
+	body = text;
+	text = NULL;
+	if (rc) {
+		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
 	if (mdc_strv_push(&ps->stack, real)) {
 		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	rc = parse_text(ps, text, tlen, full, l->depth + 1);
+	rc = parse_text(ps, body, tlen, full, l->depth + 1);
 	free(ps->stack.v[--ps->stack.n]);
 	ps->stack.v[ps->stack.n] = NULL;
 out:
@@ -887,11 +1143,21 @@ out:
 	return rc;
 }
 
+
+/* The record type a line's first key starts (the names differ in length),
+ * or SC_REC_MAX for a global line. */
+static enum sc_rec_type rec_type_of(const char *key, size_t len)
+{
+	for (int i = 0; i < SC_REC_MAX; i++)
+		if (rec_types[i].len == len && !strncasecmp(key, rec_types[i].key, len))
+			return (enum sc_rec_type) i;
+	return SC_REC_MAX;
+}
+
 static int parse_lline(struct parser *ps, struct lline *l)
 {
 	struct pair pr;
-	char key[128], *val = NULL;
-	size_t i;
+	enum sc_rec_type type;
 	int rc = 0;
 
 	if (l->len >= 7 && !strncasecmp(l->s, "include", 7) &&
@@ -912,23 +1178,19 @@ static int parse_lline(struct parser *ps, struct lline *l)
 		return soft(ps, l->file, LN(l, off), CL(l, off),
 			    "expected Key=Value, found \"%.40s\"", l->s + off);
 	}
-	pair_strings(l, &pr, key, sizeof(key), &val);
-	if (!val)
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-	for (i = 0; i < SC_REC_MAX; i++)
-		if (!strcasecmp(key, rec_types[i].key))
-			break;
-	if (i < SC_REC_MAX) {
+	type = rec_type_of(l->s + pr.key_off, pr.key_len);
+	l->s[pr.key_off + pr.key_len] = '\0';
+	if (type < SC_REC_MAX) {
 		if (pr.unterminated)
 			rc = pwarn(ps, l->file, LN(l, pr.val_off), CL(l, pr.val_off),
 				   "unterminated quote in the value of \"%s\": Slurm keeps the '\"' as part of the value",
-				   key);
+				   l->s + pr.key_off);
 		if (!rc)
-			rc = parse_record(ps, l, (enum sc_rec_type) i, &pr, val);
+			rc = parse_record(ps, l, type, &pr);
 	} else {
-		rc = parse_global(ps, l, &pr, key, val);
+		rc = parse_global(ps, l, &pr);
 	}
-	free(val);
+	end_now(ps);
 	return rc;
 }
 
@@ -938,7 +1200,13 @@ static bool utf8_ok(const unsigned char *s, size_t n, size_t *bad)
 {
 	size_t i = 0, k, need;
 	unsigned cp;
+	unsigned char any = 0;
 
+	/* ASCII (nearly every line): one pass the compiler vectorises */
+	for (k = 0; k < n; k++)
+		any |= s[k];
+	if (!(any & 0x80))
+		return true;
 	while (i < n) {
 		if (s[i] < 0x80) {
 			i++;
@@ -965,41 +1233,47 @@ bad:
 	return false;
 }
 
-static int lline_add(struct parser *ps, struct lline *l, size_t *cap, char c,
-		     int line, int col)
+/* Append N bytes at P (physical line LINE, column COL of P) to the joined line. */
+static int join_add(struct parser *ps, const char *p, size_t n, int line, int col)
 {
-	if (l->len + 1 >= *cap) {
-		size_t ncap = *cap ? *cap * 2 : 256;
-		char *s = realloc(l->s, ncap);
+	size_t cap = ps->jcap;
+
+	if (ps->jlen + n + 1 > cap) {
+		size_t ncap = cap ? cap : 256;
+		char *s;
 		int *ln, *cl;
 
-		if (!s)
+		while (ncap < ps->jlen + n + 1)
+			ncap *= 2;
+		if (!(s = realloc(ps->js, ncap)))
 			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-		l->s = s;
-		ln = realloc(l->line, ncap * sizeof(int));
-		if (!ln)
+		ps->js = s;
+		if (!(ln = realloc(ps->jline, ncap * sizeof(int))))
 			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-		l->line = ln;
-		cl = realloc(l->col, ncap * sizeof(int));
-		if (!cl)
+		ps->jline = ln;
+		if (!(cl = realloc(ps->jcol, ncap * sizeof(int))))
 			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
-		l->col = cl;
-		*cap = ncap;
+		ps->jcol = cl;
+		ps->jcap = ncap;
 	}
-	l->s[l->len] = c;
-	l->line[l->len] = line;
-	l->col[l->len] = col;
-	l->len++;
-	l->s[l->len] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		ps->js[ps->jlen] = p[i];
+		ps->jline[ps->jlen] = line;
+		ps->jcol[ps->jlen] = col + (int) i;
+		ps->jlen++;
+	}
+	ps->js[ps->jlen] = '\0';
 	return 0;
 }
 
-static int parse_text(struct parser *ps, const char *text, size_t len,
+/* Parse TEXT (LEN bytes, TEXT[LEN] writable: a kept text), in place. */
+static int parse_text(struct parser *ps, char *text, size_t len,
 		      const char *file_in, int depth)
 {
 	struct lline l;
-	const char *file, *p = text, *end = text + len, *eol, *cut, *q;
-	size_t cap = 0, bad;
+	const char *file, *end = text + len, *eol, *q;
+	char *p = text, *span = text, *cut;
+	size_t bad;
 	int lineno = 0, start_line = 0, rc = 0, bs;
 	bool cont = false;
 	char *dir = NULL;
@@ -1017,12 +1291,14 @@ static int parse_text(struct parser *ps, const char *text, size_t len,
 
 	while (p < end) {
 		size_t plen;
+		char *next;
 
 		lineno++;
 		eol = memchr(p, '\n', (size_t) (end - p));
 		if (!eol)
 			eol = end;
 		plen = (size_t) (eol - p);
+		next = (char *) (eol < end ? eol + 1 : end);
 		q = memchr(p, '\0', plen);
 		if (q) {
 			rc = perr(ps, file, lineno, (int) (q - p) + 1,
@@ -1041,16 +1317,39 @@ static int parse_text(struct parser *ps, const char *text, size_t len,
 			if (rc)
 				goto out;
 		}
+		if (!cont && !memchr(p, '\\', plen)) {
+			/* no escape, no continuation: the line is read where it lies */
+			cut = memchr(p, '#', plen);
+			if (!cut)
+				cut = (char *) eol;
+			if ((size_t) (cut - p) > SC_LINE_MAX) {
+				rc = perr(ps, file, lineno, 1, "line longer than %d bytes", SC_LINE_MAX);
+				goto out;
+			}
+			*cut = '\0';
+			l.s = p;
+			l.len = (size_t) (cut - p);
+			l.lineno = lineno;
+			l.line = l.col = NULL;
+			p = next;
+			if (!l.len)
+				continue;
+			rc = parse_lline(ps, &l);
+			if (rc)
+				goto out;
+			continue;
+		}
 		if (!cont) {
-			l.len = 0;
+			ps->jlen = 0;
 			start_line = lineno;
+			span = p;
 		}
 		/* comment: the first '#' after an even run of backslashes */
 		cut = p + plen;
 		bs = 0;
 		for (q = p; q < p + plen; q++) {
 			if (*q == '#' && bs % 2 == 0) {
-				cut = q;
+				cut = (char *) q;
 				break;
 			}
 			bs = *q == '\\' ? bs + 1 : 0;
@@ -1066,18 +1365,16 @@ static int parse_text(struct parser *ps, const char *text, size_t len,
 		}
 		cont = bs % 2 == 1;
 		if (cont)
-			cut = q + bs - 1;
-		if (l.len + (size_t) (cut - p) > SC_LINE_MAX) {
+			cut = (char *) q + bs - 1;
+		if (ps->jlen + (size_t) (cut - p) > SC_LINE_MAX) {
 			rc = perr(ps, file, start_line, 1,
 				  "line longer than %d bytes", SC_LINE_MAX);
 			goto out;
 		}
-		for (q = p; q < cut; q++) {
-			rc = lline_add(ps, &l, &cap, *q, lineno, (int) (q - p) + 1);
-			if (rc)
-				goto out;
-		}
-		p = eol < end ? eol + 1 : end;
+		rc = join_add(ps, p, (size_t) (cut - p), lineno, 1);
+		if (rc)
+			goto out;
+		p = next;
 		if (cont) {
 			if (p >= end) {
 				rc = perr(ps, file, lineno, (int) (cut - (eol - plen)) + 1,
@@ -1090,29 +1387,32 @@ static int parse_text(struct parser *ps, const char *text, size_t len,
 		{
 			size_t i, j;
 
-			for (i = 0, j = 0; i < l.len; i++, j++) {
-				if (l.s[i] == '\\' && i + 1 < l.len)
+			for (i = 0, j = 0; i < ps->jlen; i++, j++) {
+				if (ps->js[i] == '\\' && i + 1 < ps->jlen)
 					i++;
-				else if (l.s[i] == '\\')
+				else if (ps->js[i] == '\\')
 					break;	/* a lone trailing '\' vanishes */
-				l.s[j] = l.s[i];
-				l.line[j] = l.line[i];
-				l.col[j] = l.col[i];
+				ps->js[j] = ps->js[i];
+				ps->jline[j] = ps->jline[i];
+				ps->jcol[j] = ps->jcol[i];
 			}
-			l.len = j;
-			if (l.s)
-				l.s[j] = '\0';
+			ps->jlen = j;
 		}
-		if (!l.len)
+		if (!ps->jlen)
 			continue;
+		/* back over its own physical lines (never shorter: the joins and
+		 * escapes it lost, and the last newline or the text's NUL) */
+		memcpy(span, ps->js, ps->jlen);
+		span[ps->jlen] = '\0';
+		l.s = span;
+		l.len = ps->jlen;
+		l.line = ps->jline;
+		l.col = ps->jcol;
 		rc = parse_lline(ps, &l);
 		if (rc)
 			goto out;
 	}
 out:
-	free(l.s);
-	free(l.line);
-	free(l.col);
 	free(dir);
 	return rc;
 }
@@ -1125,18 +1425,34 @@ static int parser_init(struct parser *ps, struct sc_conf *conf, struct mdc_ctx *
 	ps->conf = conf;
 	ps->ctx = ctx;
 	for (i = 0; i < SC_REC_MAX; i++)
-		ps->last_default[i] = -1;
+		ps->last_default[i] = ps->def_for[i] = -1;
 	for (i = 0; i < conf->nrecs; i++)
 		if (conf->recs[i].is_default)
 			ps->last_default[conf->recs[i].type] = (long) i;
+	ps->nopts = sc_opt_count();
+	ps->opt0 = sc_opt_at(0);
+	if (!conf->mem && !(conf->mem = calloc(1, sizeof(*conf->mem))))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	ps->seen_gen = calloc(ps->nopts, sizeof(*ps->seen_gen));
+	ps->seen_at = calloc(ps->nopts, sizeof(*ps->seen_at));
+	if (!ps->seen_gen || !ps->seen_at)
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 	return 0;
 }
 
 static void parser_done(struct parser *ps)
 {
 	mdc_strv_free(&ps->stack);
+	free(ps->kv);
+	free(ps->kvopt);
+	free(ps->ends);
+	free(ps->val);
+	free(ps->seen_gen);
+	free(ps->seen_at);
+	free(ps->js);
+	free(ps->jline);
+	free(ps->jcol);
 }
-
 /* The end of the template token at P (within END), or NULL. */
 static const char *template_end(const char *p, const char *end)
 {
@@ -1208,35 +1524,71 @@ static char *template_opaque(const char *text, size_t len, size_t *outlen)
 	return mdc_buf_release(&b);
 }
 
-int sc_conf_load_string(struct sc_conf *conf, const char *text, size_t len,
-			const char *name, struct mdc_ctx *ctx)
+
+/* Parse TEXT (malloc'ed, LEN bytes and a NUL), which CONF keeps. */
+static int load_owned(struct sc_conf *conf, char *text, size_t len, const char *name,
+		      struct mdc_ctx *ctx)
 {
 	struct parser ps;
-	char *real, *tpl = NULL;
+	char *real;
 	int rc;
-
-	if (text && (conf->flags & SC_PARSE_TEMPLATE)) {
-		tpl = template_opaque(text, len, &len);
-		if (!tpl)
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-		text = tpl;
-	}
 
 	if (!name)
 		name = "<string>";
 	rc = parser_init(&ps, conf, ctx);
-	if (rc)
-		return rc;
-	ps.tree_bytes = text ? len : 0;
+	if (rc) {
+		free(text);
+		goto out;
+	}
+	if (mem_keep(conf->mem, text)) {
+		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	ps.tree_bytes = len;
 	real = realpath(name, NULL);
 	if (real && mdc_strv_push(&ps.stack, real))
 		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 	free(real);
 	if (!rc)
-		rc = parse_text(&ps, text ? text : "", text ? len : 0, name, 0);
+		rc = parse_text(&ps, text, len, name, 0);
+out:
 	parser_done(&ps);
-	free(tpl);
 	return rc;
+}
+
+/* TEXT as given, or its template tokens made opaque (SC_PARSE_TEMPLATE);
+ * TAKE: TEXT is malloc'ed and handed over.  NULL on ENOMEM. */
+static char *text_for(const struct sc_conf *conf, const char *text, size_t *len, bool take)
+{
+	char *t;
+
+	if (conf->flags & SC_PARSE_TEMPLATE) {
+		t = template_opaque(text ? text : "", text ? *len : 0, len);
+		if (take)
+			free((char *) text);
+		return t;
+	}
+	if (take)
+		return (char *) text;
+	if (!text)
+		*len = 0;
+	if (!(t = malloc(*len + 1)))
+		return NULL;
+	if (*len)
+		memcpy(t, text, *len);
+	t[*len] = '\0';
+	return t;
+}
+
+int sc_conf_load_string(struct sc_conf *conf, const char *text, size_t len,
+			const char *name, struct mdc_ctx *ctx)
+{
+	/* a copy: the parse ends strings in place */
+	char *t = text_for(conf, text, &len, false);
+
+	if (!t)
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return load_owned(conf, t, len, name, ctx);
 }
 
 int sc_conf_load_file(struct sc_conf *conf, const char *path, struct mdc_ctx *ctx)
@@ -1249,9 +1601,9 @@ int sc_conf_load_file(struct sc_conf *conf, const char *path, struct mdc_ctx *ct
 	rc = mdc_read_regular(path, SC_FILE_MAX_BYTES, 0, &text, &len, ctx);
 	if (rc)
 		return rc;
-	rc = sc_conf_load_string(conf, text, len, path, ctx);
-	free(text);
-	return rc;
+	if (!(text = text_for(conf, text, &len, true)))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return load_owned(conf, text, len, path, ctx);
 }
 
 int sc_conf_parse_string(const char *text, size_t len, const char *name,

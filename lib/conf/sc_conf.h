@@ -56,25 +56,27 @@ enum sc_rec_type {
 	SC_REC_MAX
 };
 
-/* One key=value as read.  FILE points into the sc_conf (never freed
- * separately); LINE and COL are 1-based, COL of the key. */
+/* One key=value as read.  KEY, VALUE and FILE point into the sc_conf
+ * (never freed separately); LINE and COL are 1-based, COL of the key.
+ * 32 bytes (the bit-fields): one per key of each of 10^5 records. */
 struct sc_kv {
 	char *key;		/* as spelled in the file */
 	char *value;		/* unescaped, quotes removed */
 	const char *file;
-	int line, col;
-	char op;		/* '=' or the operator of "+=", "-=", "*=", "/=" */
-	bool from_default;	/* inherited from a NAME=DEFAULT record */
+	int line;
+	unsigned col : 22;	/* a logical line is at most SC_LINE_MAX bytes */
+	unsigned op : 8;	/* '=' or the operator of "+=", "-=", "*=", "/=" */
+	bool from_default : 1;	/* inherited from a NAME=DEFAULT record */
 };
 
 struct sc_record {
-	enum sc_rec_type type;
 	char *name;		/* the first value: "n[1-4]", "batch", "DEFAULT" */
-	bool is_default;	/* NAME=DEFAULT: supplies defaults, not a record */
 	const char *file;
-	int line;
 	struct sc_kv *kv;	/* the other keys, explicit then inherited */
-	size_t nkv;
+	unsigned nkv;
+	int line;
+	enum sc_rec_type type;
+	bool is_default;	/* NAME=DEFAULT: supplies defaults, not a record */
 };
 
 struct sc_diag {
@@ -84,9 +86,12 @@ struct sc_diag {
 	char *msg;
 };
 
+struct sc_mem;
+
 struct sc_conf {
 	struct sc_kv *globals;	/* one per key (the last value wins), SlurmctldHost repeats */
-	size_t nglobals;
+	size_t nglobals, globals_cap;
+	struct mdc_hash global_idx;	/* key (case ignored) -> its entry in globals */
 	struct sc_record *recs;	/* in file order, DEFAULT records included */
 	size_t nrecs, recs_cap;
 	struct mdc_hash names[SC_REC_MAX];	/* name -> first non-DEFAULT record of a type */
@@ -95,6 +100,9 @@ struct sc_conf {
 	struct mdc_strv files;	/* every file read, the main one first */
 	unsigned flags;		/* enum sc_parse_flag, set by the caller */
 	bool warn_crlf_done;
+	/* private: the texts read (every string above points into them,
+	 * terminated in place) and an arena for the records' keys */
+	struct sc_mem *mem;
 };
 
 /* A new empty configuration (NULL on ENOMEM); free with sc_conf_free. */

@@ -413,6 +413,11 @@ const struct sc_option *sc_opt_at(size_t n)
 	return n < NOPTS ? &opts[n] : NULL;
 }
 
+size_t sc_opt_count(void)
+{
+	return NOPTS;
+}
+
 /* The name index: a name's first row in the table, and for each row the
  * next row with the same name (NOPTS: none), so a lookup returns the first
  * row of the right scope, as a scan of the table in order would.  Built

@@ -74,5 +74,7 @@ bool sc_opt_value_is_time(const char *value);
 
 /* Iterate: the Nth entry (0-based) or NULL past the end. */
 const struct sc_option *sc_opt_at(size_t n);
+/* Entries in the table; OPT's row is OPT - sc_opt_at(0). */
+size_t sc_opt_count(void);
 
 #endif

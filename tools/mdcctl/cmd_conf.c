@@ -39,11 +39,14 @@ static void print_diags(const struct sc_conf *c)
 }
 
 /* Load PATH into a new conf (*OUT, always set unless out of memory);
- * errors that are not diagnostics (unreadable file) are printed here. */
-static int load(const char *path, unsigned flags, struct sc_conf **out)
+ * errors that are not diagnostics (unreadable file) are printed here.
+ * With TEXT, the file's text is also kept there (the caller frees it) for
+ * Slurm's own check: the file is read once either way. */
+static int load(const char *path, unsigned flags, struct sc_conf **out, char **text)
 {
 	struct mdc_ctx ctx;
 	struct sc_conf *c = sc_conf_new();
+	size_t len = 0;
 	int rc;
 
 	*out = c;
@@ -53,7 +56,10 @@ static int load(const char *path, unsigned flags, struct sc_conf **out)
 	}
 	c->flags = flags;
 	mdc_ctx_clear(&ctx);
-	rc = sc_conf_load_file(c, path, &ctx);
+	if (!text)
+		rc = sc_conf_load_file(c, path, &ctx);
+	else if (!(rc = mdc_read_regular(path, SC_FILE_MAX_BYTES, 0, text, &len, &ctx)))
+		rc = sc_conf_load_string(c, *text, len, path, &ctx);
 	if (rc && !sc_conf_errors(c))
 		fprintf(stderr, "%s: error: %s\n", path, ctx.msg);
 	return rc;
@@ -83,22 +89,27 @@ static int conf_flags(struct mdcctl *g, int argc, char **argv, unsigned *flags, 
 	return n;
 }
 
-/* The verdict on PATH (parsed cleanly): diagnostics on stderr, the
- * summary on stdout (text), or into E (JSON).  Errors are warnings with
- * --lenient.  Returns 0 or MDC_ERR_PARSE (the file is refused). */
-static int verdict(struct mdcctl *g, const char *path, unsigned flags, json_object *e)
+/* The verdict on PATH (parsed cleanly into C; TEXT: its text, or NULL when
+ * Slurm's check does not run): diagnostics on stderr, the summary on stdout
+ * (text), or into E (JSON).  Errors are warnings with --lenient.  Returns 0
+ * or MDC_ERR_PARSE (the file is refused). */
+static int verdict(struct mdcctl *g, const char *path, unsigned flags, const struct sc_conf *c,
+		   const char *text, json_object *e)
 {
 	struct mdc_slurmcheck res = MDC_SLURMCHECK_INIT;
-	struct mdc_slurmcheck_opts o = { .timeout_s = 0 };
+	struct mdc_slurmcheck_opts o = { .timeout_s = 0, .conf = c };
 	struct mdc_buf checks = MDC_BUF_INIT;
 	bool lenient = flags & SC_PARSE_LENIENT;
-	char *text = NULL, *dir = NULL;
+	char *dir = NULL, *late = NULL;
 	struct mdc_ctx ctx;
-	int rc;
+	int rc = 0;
 
 	mdc_ctx_clear(&ctx);
-	if ((rc = mdc_read_regular(path, SC_FILE_MAX_BYTES, 0, &text, NULL, &ctx)) ||
-	    !(o.conf_dir = dir = mdc_path_dirname(path)) ||
+	/* libslurmfull appeared since conf_check looked: read the text now */
+	if (!text && mdc_slurmcheck_library() &&
+	    !(rc = mdc_read_regular(path, SC_FILE_MAX_BYTES, 0, &late, NULL, &ctx)))
+		text = late;
+	if (rc || !(o.conf_dir = dir = mdc_path_dirname(path)) ||
 	    (rc = mdc_slurmcheck_text(text, path, &o, &res, &ctx))) {
 		fprintf(stderr, "%s: error: %s\n", path, rc ? ctx.msg : "out of memory");
 		rc = rc ? rc : MDC_ERR_NOMEM;
@@ -128,8 +139,8 @@ static int verdict(struct mdcctl *g, const char *path, unsigned flags, json_obje
 out:
 	mdc_slurmcheck_free(&res);
 	mdc_buf_free(&checks);
-	free(text);
 	free(dir);
+	free(late);
 	return rc;
 }
 
@@ -138,6 +149,7 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 	json_object *arr = NULL;
 	int i, worst = 0;
 	unsigned flags;
+	bool judge, slurm;
 
 	argc = conf_flags(g, argc, argv, &flags, &worst);
 	if (argc < 0)
@@ -146,9 +158,13 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 		return mdcctl_usage(g, "conf check: give one or more files\n%s", conf_usage);
 	if (g->format == MDCCTL_JSON && !(arr = json_object_new_array()))
 		return mdc_exit_code(MDC_ERR_NOMEM);
+	/* Slurm's own check reads the text as it is: keep it only then */
+	judge = !(flags & SC_PARSE_TEMPLATE);
+	slurm = judge && mdc_slurmcheck_library();
 	for (i = 0; i < argc; i++) {
 		struct sc_conf *c = NULL;
-		int rc = load(argv[i], flags, &c);
+		char *text = NULL;
+		int rc = load(argv[i], flags, &c, slurm ? &text : NULL);
 
 		json_object *e = arr ? json_object_new_object() : NULL;
 
@@ -156,8 +172,9 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 			print_diags(c);
 		/* a file that does not read cleanly gets no verdict: one error
 		 * at a time, like a compiler; templates cannot be judged */
-		if (c && !rc && !(flags & SC_PARSE_TEMPLATE))
-			rc = verdict(g, argv[i], flags, e);
+		if (c && !rc && judge)
+			rc = verdict(g, argv[i], flags, c, text, e);
+		free(text);
 		if (c && e) {
 			json_object *o = sc_conf_to_json(c), *d = NULL;
 
@@ -228,7 +245,7 @@ static int conf_dump(struct mdcctl *g, int argc, char **argv)
 		return rc;
 	if (argc != 1)
 		return mdcctl_usage(g, "conf dump: give exactly one file\n%s", conf_usage);
-	rc = load(argv[0], flags, &c);
+	rc = load(argv[0], flags, &c, NULL);
 	if (c)
 		print_diags(c);
 	if (rc) {
