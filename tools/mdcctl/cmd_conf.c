@@ -100,13 +100,13 @@ static int verdict(struct mdcctl *g, const char *path, unsigned flags, const str
 	struct mdc_slurmcheck_opts o = { .timeout_s = 0, .conf = c };
 	struct mdc_buf checks = MDC_BUF_INIT;
 	bool lenient = flags & SC_PARSE_LENIENT;
-	char *dir = NULL, *late = NULL;
+	char *dir = NULL, *late = NULL, libbuf[4096];
 	struct mdc_ctx ctx;
 	int rc = 0;
 
 	mdc_ctx_clear(&ctx);
 	/* libslurmfull appeared since conf_check looked: read the text now */
-	if (!text && mdc_slurmcheck_library() &&
+	if (!text && mdc_slurmcheck_library(libbuf, sizeof(libbuf)) &&
 	    !(rc = mdc_read_regular(path, SC_FILE_MAX_BYTES, 0, &late, NULL, &ctx)))
 		text = late;
 	if (rc || !(o.conf_dir = dir = mdc_path_dirname(path)) ||
@@ -150,6 +150,7 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 	int i, worst = 0;
 	unsigned flags;
 	bool judge, slurm;
+	char libbuf[4096];
 
 	argc = conf_flags(g, argc, argv, &flags, &worst);
 	if (argc < 0)
@@ -160,7 +161,7 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 		return mdc_exit_code(MDC_ERR_NOMEM);
 	/* Slurm's own check reads the text as it is: keep it only then */
 	judge = !(flags & SC_PARSE_TEMPLATE);
-	slurm = judge && mdc_slurmcheck_library();
+	slurm = judge && mdc_slurmcheck_library(libbuf, sizeof(libbuf));
 	for (i = 0; i < argc; i++) {
 		struct sc_conf *c = NULL;
 		char *text = NULL;
