@@ -210,8 +210,8 @@ is "$rc" 0 "a raw PATCH of the cluster through mdcd"
 lab_wait_sync "$syncs" 60 || diag "no reload after the raw PATCH"
 last=$(tail -1 "$audit")
 id3=$(jq -r .id <<<"$last")
-is "$(jq -r --arg c "$MDC_CLUSTER" '[.op, .method, .cluster == $c, (.before | test("^sha256:[0-9a-f]{64}$"))] | join(" ")' <<<"$last")" \
-	"call PATCH true true" "its record names the cluster and the digest of the spec before"
+is "$(jq -r --arg c "$MDC_CLUSTER" '[.op, (.mask | join(",")), .cluster == $c, (.before | test("^sha256:[0-9a-f]{64}$"))] | join(" ")' <<<"$last")" \
+	"update labels true true" "its record names the update, its mask, the cluster and the digest of the spec before"
 is "$(jq -r '.labels.raw // "none"' "$LAB_DIR/state/mdcd/specs/$id3.before.json" 2>&1)" none \
 	"the spec before the raw write is kept"
 syncs=$(lab_syncs)
