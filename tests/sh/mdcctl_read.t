@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 34
+plan 36
 emu_up
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 : >"$EMU_LOG"
@@ -74,6 +74,8 @@ like "$(cat "$TEST_DIR/err")" "unknown key 'NoSuchKey'" "and names it"
 
 is "$(M labels list)" "team=ml" "labels list text"
 is "$(M labels list --format json | jq -c .)" '{"team":"ml"}' "labels list json"
+is "$(M labels -- list)" "team=ml" "'--' before the subcommand ends the options"
+is "$(M config --format json -- show | jq -c .)" "{}" "options, then '--', then the subcommand"
 is "$(M prolog list --format json | jq -c .)" "[]" "prolog list json of no scripts"
 is "$(M nodeset show cpu --format json | jq -c .)" "{}" "nodeset show of a pool without settings"
 M nodeset show nope >/dev/null 2>&1

@@ -177,10 +177,13 @@ int cmd_config(struct mdcctl *g, int argc, char **argv)
 	struct mdc_intent in = MDC_INTENT_INIT;
 	json_object *cl = NULL, *cfg;
 	struct mdc_ctx ctx;
-	const char *sub = argc > 1 ? argv[1] : "";
+	const char *sub;
 	int rc = 0;
+
+	/* the subcommand is read after the options, so "config -- show" works */
 	if ((rc = mdcctl_operands(g, &argc, &argv)))
 		return rc;
+	sub = argc > 1 ? argv[1] : "";
 
 	mdc_ctx_clear(&ctx);
 	if (!strcmp(sub, "show") && argc == 2) {
@@ -467,11 +470,14 @@ int cmd_nodeset(struct mdcctl *g, int argc, char **argv)
 	struct mdc_intent in = MDC_INTENT_INIT;
 	json_object *cl = NULL, *ns;
 	struct mdc_ctx ctx;
-	const char *sub = argc > 1 ? argv[1] : "", *pool = argc > 2 ? argv[2] : NULL;
+	const char *sub, *pool;
 	char where[160];
 	int rc;
+
 	if ((rc = mdcctl_operands(g, &argc, &argv)))
 		return rc;
+	sub = argc > 1 ? argv[1] : "";
+	pool = argc > 2 ? argv[2] : NULL;
 
 	mdc_ctx_clear(&ctx);
 	if (!pool || (!strcmp(sub, "show") && argc != 3) ||
@@ -697,11 +703,13 @@ static int cmd_script(struct mdcctl *g, int argc, char **argv, bool prolog)
 	json_object *cl = NULL;
 	struct mdc_op *op;
 	struct mdc_ctx ctx;
-	const char *sub = argc > 1 ? argv[1] : "";
+	const char *sub;
 	char *text = NULL;
 	int rc = 0;
+
 	if ((rc = mdcctl_operands(g, &argc, &argv)))
 		return rc;
+	sub = argc > 1 ? argv[1] : "";
 
 	mdc_ctx_clear(&ctx);
 	if (!strcmp(sub, "list") && argc == 2) {
@@ -775,10 +783,12 @@ int cmd_labels(struct mdcctl *g, int argc, char **argv)
 	struct mdc_intent in = MDC_INTENT_INIT;
 	json_object *cl = NULL;
 	struct mdc_ctx ctx;
-	const char *sub = argc > 1 ? argv[1] : "";
+	const char *sub;
 	int rc;
+
 	if ((rc = mdcctl_operands(g, &argc, &argv)))
 		return rc;
+	sub = argc > 1 ? argv[1] : "";
 
 	mdc_ctx_clear(&ctx);
 	if (!strcmp(sub, "list") && argc == 2) {
