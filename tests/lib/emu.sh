@@ -50,6 +50,9 @@ emu_start() {
 			MDC_TOKEN_FILE=$EMU_DIR/token
 			export EMU_AUTH MDC_TOKEN_FILE ;;
 	esac
+	# emptied here, not by the child's redirection: on a restart in the same
+	# directory the loop below could read the last run's "ready" line first
+	: >"$EMU_DIR/stdout" || return 1
 	"$bin" --listen 127.0.0.1:0 --state "$EMU_STATE" --request-log "$EMU_LOG" \
 		--lro-seconds "${EMU_LRO_SECONDS:-0.2}" "${extra[@]}" "$@" \
 		>"$EMU_DIR/stdout" 2>>"$EMU_DIR/stderr" &
