@@ -45,7 +45,7 @@ ok "a small include tree still loads" M conf check "$TEST_DIR/small.conf"
 
 # mdc.conf
 err=$(MDC_CONF=$TEST_DIR/fifo.conf MDC_ENDPOINT=http://127.0.0.1:9 M describe 2>&1); rc=$?
-is "$rc" "$EXIT_IO" "a FIFO as mdc.conf is refused at once (exit 1)"
+is "$rc" "$EXIT_IO" "a FIFO as mdc.conf is refused at once (exit $EXIT_IO)"
 like "$err" "FIFO" "... naming what it is"
 err=$(MDC_CONF=$TEST_DIR/zero.conf MDC_ENDPOINT=http://127.0.0.1:9 M describe 2>&1); rc=$?
 is "$rc" "$EXIT_IO" "a symlink to /dev/zero as mdc.conf is refused"

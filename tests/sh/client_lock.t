@@ -49,7 +49,7 @@ unlike "$err" "writer lock" "... (no lock wait at all)"
 
 # a holder that keeps it is named, and the wait ends with a message
 err=$(M --timeout 1 partition update p1 MaxTime=3 2>&1); rc=$?
-is "$rc" "$EXIT_CONFLICT" "a lock held past --timeout exits 9"
+is "$rc" "$EXIT_CONFLICT" "a lock held past --timeout exits $EXIT_CONFLICT"
 like "$err" "held|holds" "... saying it is held"
 like "$err" "pid $holder \(flock, uid $(id -u)\)" "... naming the holder (pid, command, uid)"
 
@@ -63,7 +63,7 @@ like "$(cat "$TEST_DIR/intr.err")" "held by pid $holder \(flock" "a waiting writ
 kill -INT "$pid"
 wait_until 5 exited "$pid"; gone=$?
 wait "$pid"; rc=$?
-is "$gone/$rc" "0/130" "Ctrl-C while waiting for the lock exits 130 within 5 s"
+is "$gone/$rc" "0/$EXIT_INTERRUPTED" "Ctrl-C while waiting for the lock exits $EXIT_INTERRUPTED within 5 s"
 unlike "$(cat "$TEST_DIR/intr.out" "$TEST_DIR/intr.err")" "no change" "... and does not claim 'no change'"
 like "$(cat "$TEST_DIR/intr.err")" "nothing was sent" "... but says nothing was sent"
 kill "$holder"; wait "$holder" 2>/dev/null
@@ -108,7 +108,7 @@ curl -sS -o /dev/null -X POST --data-binary '{"hold":false}' "$EMU_URL/emulator/
 	"$EMU_CLUSTERS/c1?updateMask=orchestrator_spec.slurm_spec.partitions"
 wait_until 30 exited "$apid"
 wait "$apid"; rc=$?
-is "$rc" "$EXIT_LOST" "the overwritten writer exits 11"
+is "$rc" "$EXIT_LOST" "the overwritten writer exits $EXIT_LOST"
 like "$(cat "$TEST_DIR/a.err")" "another writer has replaced it" "... saying its update was replaced"
 unlike "$(cat "$TEST_DIR/a.out")" "updated" "... and never prints 'updated'"
 like "$(partitions | tr '\n' ' ')" "^p1=1 p2=22 " "(B's PATCH did overwrite A's change)"
@@ -136,12 +136,12 @@ silent=0 bad=0
 while read -r p code; do
 	case $code in
 	0) grep -qx "$p=$((100 + ${p#p}))" <<<"$final" || silent=$((silent + 1)) ;;
-	9 | 11) grep -q "error:" "$TEST_DIR/w${p#p}.out" || bad=$((bad + 1)) ;;
+	"$EXIT_CONFLICT" | "$EXIT_LOST") grep -q "error:" "$TEST_DIR/w${p#p}.out" || bad=$((bad + 1)) ;;
 	*) bad=$((bad + 1)) ;;
 	esac
 done <<<"$rcs"
 is "$silent" 0 "two lock dirs: no writer exits 0 with its change lost"
-is "$bad" 0 "two lock dirs: the others exit 9 or 11 with one error line"
+is "$bad" 0 "two lock dirs: the others exit $EXIT_CONFLICT or $EXIT_LOST with one error line"
 diag "two lock dirs, partition and exit code: $(echo $rcs)"
 [ "$silent$bad" = 00 ] || diag "$final" "$(cat "$TEST_DIR"/w*.out)"
 rcs=$(run_writers "$TEST_DIR/shared" "$TEST_DIR/shared" 200)

@@ -123,7 +123,7 @@ is "$(seen 127.0.0.1 http:)" 0 "the proxy still saw nothing"
 
 # --- bounded answers ---------------------------------------------------------------
 err=$(MDC_ENDPOINT=$L/endless timeout 60 "$top_builddir/mdcctl" describe 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_HTTP" "an endless answer is cut off (exit 5, not a timeout or the OOM killer)"
+is "$rc" "$EXIT_HTTP" "an endless answer is cut off (exit $EXIT_HTTP, not a timeout or the OOM killer)"
 like "$err" "larger than [0-9]+ bytes" "... saying it was too large"
 is "$(seen 127.0.0.1 /endless/)" 1 "and not retried"
 
@@ -156,7 +156,7 @@ like "$(grep -i '^max core file size' /proc/$pid/limits)" "^Max core file size +
 kill -INT "$pid"
 wait_until 5 exited "$pid"; gone=$?
 wait "$pid"; rc=$?
-is "$gone/$rc" "0/130" "Ctrl-C during a slow request: exits 130 within 5 s"
+is "$gone/$rc" "0/$EXIT_INTERRUPTED" "Ctrl-C during a slow request: exits $EXIT_INTERRUPTED within 5 s"
 like "$(cat "$TEST_DIR/slow.err")" "interrupted" "... saying it was interrupted"
 
 # --- Ctrl-C during the retry backoff --------------------------------------------------
@@ -172,6 +172,6 @@ wait_until 20 grep -q "retrying in" "$TEST_DIR/backoff.err"
 kill -INT "$pid"
 wait_until 5 exited "$pid"; gone=$?
 wait "$pid"; rc=$?
-is "$gone/$rc" "0/130" "Ctrl-C during the retry backoff: exits 130 within 5 s"
+is "$gone/$rc" "0/$EXIT_INTERRUPTED" "Ctrl-C during the retry backoff: exits $EXIT_INTERRUPTED within 5 s"
 like "$(cat "$TEST_DIR/backoff.err")" "interrupted while waiting to retry" "... saying so"
 is "$(requests "$EMU_LOG")" 1 "no retry was sent after Ctrl-C"

@@ -12,14 +12,14 @@ is "$rc" "$EXIT_OK" "drift --help exits 0"
 like "$out" '^usage: mdcctl drift \[--adopt \[--key KEY\]\.\.\. \[--dry-run\]\]$' "it shows the synopsis"
 like "$out" 'PartitionName=P\[:KEY\]' "and the --key forms"
 
-# usage ERROR-REGEX ARGS...: exit 2 and the message, nothing reached
+# usage ERROR-REGEX ARGS...: exit EXIT_USAGE and the message, nothing reached
 usage() {
 	local want=$1 out rc; shift
 	out=$("$top_builddir/mdcctl" drift "$@" 2>&1); rc=$?
-	if [ "$rc" = 2 ] && printf '%s' "$out" | grep -Eq -- "$want"; then
-		pass "drift $* -> exit 2: $out"
+	if [ "$rc" = "$EXIT_USAGE" ] && printf '%s' "$out" | grep -Eq -- "$want"; then
+		pass "drift $* -> exit $EXIT_USAGE: $out"
 	else
-		fail "drift $* -> exit 2 matching /$want/" "exit $rc" "$out"
+		fail "drift $* -> exit $EXIT_USAGE matching /$want/" "exit $rc" "$out"
 	fi
 }
 usage "--key goes with --adopt" --key MinJobAge

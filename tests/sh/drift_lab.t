@@ -50,7 +50,7 @@ like "$out" '^runtime state \(not settings: kept by slurmctld, never adopted\)$'
 # --- --adopt without a terminal or --yes: refused, nothing sent
 before=$(patches)
 out=$("$MDCCTL" drift --adopt </dev/null 2>&1)
-is "$?" 3 "--adopt without a terminal and without --yes exits 3"
+is "$?" "$EXIT_REFUSED" "--adopt without a terminal and without --yes is refused (exit $EXIT_REFUSED)"
 like "$out" "^mdcctl: error: drift --adopt: not adopted: stdin is not a terminal, give --yes" "and says why"
 like "$out" '^Changes \(3\):$' "after showing the change set"
 is "$(patches)" "$before" "nothing was sent"
@@ -65,7 +65,7 @@ like "$(cat "$TEST_DIR/err")" "^mdcctl: warning: this update regenerates slurm.c
 like "$out" '^dry run: nothing was sent$' "and sends nothing"
 is "$(patches)" "$before" "nothing was sent for the dry run"
 out=$("$MDCCTL" --yes drift --adopt --key PartitionName=debug:MaxTime 2>&1)
-is "$?" 2 "--key naming no drift is a usage error"
+is "$?" "$EXIT_USAGE" "--key naming no drift is a usage error"
 like "$out" "--key 'PartitionName=debug:MaxTime' names no drift" "naming the key"
 out=$("$MDCCTL" --yes drift --adopt --key "NodeName=$host:State" 2>&1)
 isnt "$?" 0 "runtime state cannot be chosen"

@@ -49,7 +49,7 @@ like "$out" '^config +SchedulerType +sched/backfill +sched/builtin$' "with slurm
 unlike "$out" '^no drift' "no false 'no drift'"
 before=$(patches)
 out=$("$MDCCTL" --yes drift --adopt --key SchedulerType 2>&1)
-is "$?" 3 "--adopt --key SchedulerType is refused"
+is "$?" "$EXIT_REFUSED" "--adopt --key SchedulerType is refused"
 like "$out" "'SchedulerType' cannot be adopted: it waits for a slurmctld restart" "saying it waits for a restart"
 out=$("$MDCCTL" --yes drift --adopt 2>&1)
 like "$out" '^no drift: nothing to adopt$' "--adopt adopts nothing back"

@@ -31,7 +31,7 @@ start() {
 # --- GET retries ------------------------------------------------------------
 start --fault GET:503:1
 err=$(M describe 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_API" "a GET that keeps failing with 503 exits 5"
+is "$rc" "$EXIT_API" "a GET that keeps failing with 503 exits $EXIT_API"
 like "$err" "^mdcctl: error: UNAVAILABLE: " "one line 'error: STATUS: message'"
 is "$(count GET)" 6 "the GET was tried 6 times (5 retries)"
 
@@ -42,20 +42,20 @@ n=$(count GET)
 
 start --fault GET:429:1
 err=$(M describe 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_API" "a GET that keeps getting 429 exits 5"
+is "$rc" "$EXIT_API" "a GET that keeps getting 429 exits $EXIT_API"
 like "$err" "RESOURCE_EXHAUSTED" "and shows the status"
 is "$(count GET)" 6 "the 429 was retried (honouring the server's 1 s delay)"
 
 # --- writes are never retried -------------------------------------------------
 start --fault PATCH:503:1
 err=$(M labels set env=prod 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_API" "a PATCH answered 503 exits 5"
+is "$rc" "$EXIT_API" "a PATCH answered 503 exits $EXIT_API"
 like "$err" "UNAVAILABLE" "and shows the status"
 is "$(count PATCH)" 1 "the PATCH was sent once, not retried"
 
 start --fault PATCH:drop:1
 err=$(M labels set env=prod 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_HTTP" "a PATCH whose connection drops exits 5"
+is "$rc" "$EXIT_HTTP" "a PATCH whose connection drops exits $EXIT_HTTP"
 like "$err" "re-read the cluster: the change is not present and nothing was resent" \
 	"the client re-read the cluster and says what happened"
 is "$(count PATCH)" 1 "the PATCH was not resent"
@@ -63,14 +63,14 @@ is "$(jq -r .method "$EMU_LOG" | tail -n 1)" GET "the last request is the re-rea
 
 start --fault PATCH:latency:3000
 err=$(MDC_HTTP_TIMEOUT=1 M labels set env=prod 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_TIMEOUT" "a PATCH that times out exits 8"
+is "$rc" "$EXIT_TIMEOUT" "a PATCH that times out exits $EXIT_TIMEOUT"
 like "$err" "re-read the cluster: .*nothing was resent" "and says what the re-read found"
 is "$(count PATCH)" 1 "the PATCH was not resent after the timeout"
 
 # --- a failed operation ----------------------------------------------------------
 start --fault operation:fail
 err=$(M labels set env=prod 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_OPFAILED" "an operation that ends in error exits 6"
+is "$rc" "$EXIT_OPFAILED" "an operation that ends in error exits $EXIT_OPFAILED"
 like "$err" "operation '.*' failed" "and says which operation failed"
 
 # --- API errors: one line with the field violation -----------------------------------
@@ -85,7 +85,7 @@ is "$(count PATCH)" 0 "no PATCH"
 start --token s3cr3t-token
 : >"$EMU_LOG"
 err=$(M describe 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_AUTH" "no token against a server that wants one exits 7"
+is "$rc" "$EXIT_AUTH" "no token against a server that wants one exits $EXIT_AUTH"
 like "$err" "UNAUTHENTICATED" "and shows the status"
 out=$(MDC_ACCESS_TOKEN=s3cr3t-token M -v describe 2>&1); rc=$?
 is "$rc" "$EXIT_OK" "MDC_ACCESS_TOKEN is sent"
@@ -97,7 +97,7 @@ printf 'TokenFile = %s\n' "$TEST_DIR/token" >"$TEST_DIR/mdc.conf"
 ok "TokenFile in the config file" env MDC_CONF="$TEST_DIR/mdc.conf" "$top_builddir/mdcctl" describe
 printf 'wrong\n' >"$TEST_DIR/token"
 err=$(MDC_TOKEN_FILE="$TEST_DIR/token" M describe 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_AUTH" "a wrong token exits 7"
+is "$rc" "$EXIT_AUTH" "a wrong token exits $EXIT_AUTH"
 err=$(MDC_ACCESS_TOKEN='bad token' M describe 2>&1 >/dev/null); rc=$?
 is "$rc" "$EXIT_AUTH" "a token with a space is refused (header injection)"
 unlike "$err" "bad token" "without echoing it"

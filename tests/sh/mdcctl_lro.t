@@ -28,7 +28,7 @@ out=$(M --format json operations describe "$op" | jq -r .done)
 is "$out" false "operations describe --format json"
 # another writer waits while the cluster is UPDATING, or fails with --no-wait
 err=$(M --no-wait labels set env=b 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_CONFLICT" "--no-wait on an UPDATING cluster exits 9"
+is "$rc" "$EXIT_CONFLICT" "--no-wait on an UPDATING cluster exits $EXIT_CONFLICT"
 like "$err" "is UPDATING; try again later" "and says why"
 hold false
 out=$(M operations wait "$op" 2>"$TEST_DIR/err"); rc=$?
@@ -40,7 +40,7 @@ is "$(M labels list | sort)" "$(printf 'env=a\nteam=ml')" "the async change land
 # --- --timeout --------------------------------------------------------------------
 hold true
 err=$(M --timeout 1 labels set env=c 2>&1 >/dev/null); rc=$?
-is "$rc" "$EXIT_TIMEOUT" "an operation longer than --timeout exits 8"
+is "$rc" "$EXIT_TIMEOUT" "an operation longer than --timeout exits $EXIT_TIMEOUT"
 like "$err" "still running after 1 s; it continues: wait with 'mdcctl operations wait projects/" \
 	"and says how to go on waiting"
 op=$(printf '%s' "$err" | sed -n "s/.*operations wait \([^']*\)'.*/\1/p")
@@ -58,7 +58,7 @@ at_exit "kill $pid"
 wait_until 30 grep -q PATCH "$EMU_LOG"
 kill -INT "$pid"
 wait "$pid"; rc=$?
-is "$rc" "$EXIT_INTERRUPTED" "Ctrl-C while waiting exits 130"
+is "$rc" "$EXIT_INTERRUPTED" "Ctrl-C while waiting exits $EXIT_INTERRUPTED"
 like "$(cat "$TEST_DIR/err")" "stopped waiting; operation '.*' continues: resume with 'mdcctl operations wait " \
 	"and says how to resume"
 op=$(sed -n "s/.*resume with 'mdcctl operations wait \([^']*\)'.*/\1/p" "$TEST_DIR/err")

@@ -52,7 +52,7 @@ is "$(M partition list)" "PartitionName=cpu NodePools=cpu Default=YES" "partitio
 is "$(M partition list --format json | jq -c .)" '[{"id":"cpu","node_pool_ids":["cpu"]}]' "partition list json"
 is "$(M partition show cpu --format json | jq -r .id)" cpu "partition show json"
 M partition show nope >/dev/null 2>"$TEST_DIR/err"; rc=$?
-is "$rc" "$EXIT_NOTFOUND" "partition show of a missing partition exits 4"
+is "$rc" "$EXIT_NOTFOUND" "partition show of a missing partition exits $EXIT_NOTFOUND"
 is "$(cat "$TEST_DIR/err")" "mdcctl: error: no partition 'nope' in the cluster" "and says so in one line"
 is "$(reqs)" "$(printf 'GET %s\nGET %s\nGET %s\nGET %s' "$CPATH" "$CPATH" "$CPATH" "$CPATH")" \
 	"partition reads are single GETs"
@@ -62,14 +62,14 @@ is "$out" "$(printf 'cpu\tn2-standard-8\tmin=1\tmax=2\timage=-\nlogin\tn2-standa
 is "$(M nodepool show cpu --format json | jq -c .scaling_spec)" '{"min_node_count":1,"max_node_count":2}' \
 	"nodepool show json"
 M nodepool show gpu >/dev/null 2>&1
-is "$?" 4 "nodepool show of a missing pool exits 4"
+is "$?" "$EXIT_NOTFOUND" "nodepool show of a missing pool exits $EXIT_NOTFOUND"
 
 is "$(M config show --format json | jq -c .)" "{}" "config show json of an empty config"
 is "$(M config show)" "" "config show text of an empty config prints nothing"
 M config get PriorityType >/dev/null 2>&1
-is "$?" 4 "config get of an unset key exits 4"
+is "$?" "$EXIT_NOTFOUND" "config get of an unset key exits $EXIT_NOTFOUND"
 M config get NoSuchKey >/dev/null 2>"$TEST_DIR/err"
-is "$?" 3 "config get of an unknown key exits 3"
+is "$?" "$EXIT_INVAL" "config get of an unknown key exits $EXIT_INVAL"
 like "$(cat "$TEST_DIR/err")" "unknown key 'NoSuchKey'" "and names it"
 
 is "$(M labels list)" "team=ml" "labels list text"
@@ -79,15 +79,15 @@ is "$(M config --format json -- show | jq -c .)" "{}" "options, then '--', then 
 is "$(M prolog list --format json | jq -c .)" "[]" "prolog list json of no scripts"
 is "$(M nodeset show cpu --format json | jq -c .)" "{}" "nodeset show of a pool without settings"
 M nodeset show nope >/dev/null 2>&1
-is "$?" 4 "nodeset show of a missing pool exits 4"
+is "$?" "$EXIT_NOTFOUND" "nodeset show of a missing pool exits $EXIT_NOTFOUND"
 
 # nothing but GETs went out
 is "$(jq -r 'select(.method != "GET") | .method' "$EMU_LOG")" "" "reads never write"
 
 # operations describe of an operation that does not exist
 M operations describe projects/proj/locations/us-central1/operations/999999 >/dev/null 2>&1
-is "$?" 4 "operations describe of an unknown operation exits 4"
+is "$?" "$EXIT_NOTFOUND" "operations describe of an unknown operation exits $EXIT_NOTFOUND"
 
 # a missing cluster
 "$top_builddir/mdcctl" --cluster projects/proj/locations/us-central1/modelDevelopmentClusters/zz describe >/dev/null 2>"$TEST_DIR/err"
-is "$?" 4 "describe of a missing cluster exits 4"
+is "$?" "$EXIT_NOTFOUND" "describe of a missing cluster exits $EXIT_NOTFOUND"

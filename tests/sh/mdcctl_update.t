@@ -15,10 +15,6 @@ plan 34
 export MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
 unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL MDC_CLUSTER
 M() { "$top_builddir/mdcctl" "$@"; }
-# exit codes as lib/conf/mdc_err.c's table has them (tap.sh)
-RC_CONFLICT=$EXIT_CONFLICT
-RC_TIMEOUT=$EXIT_TIMEOUT
-RC_INTR=$EXIT_INTERRUPTED
 hold() {
 	emu_curl -X POST -H 'Content-Type: application/json' -d "{\"hold\": $1}" \
 		"$EMU_URL/emulator/v1/operations:hold" >/dev/null
@@ -60,7 +56,7 @@ is "$(count c2 PATCH)" 0 "and sends no PATCH meanwhile"
 hold false
 wait_until 30 gone "$pid" || kill -KILL "$pid"
 wait "$pid"; rc=$?
-is "$rc" 0 "update exits 0 once the cluster is created and its own operation is done"
+is "$rc" "$EXIT_OK" "update exits 0 once the cluster is created and its own operation is done"
 is "$(count c2 PATCH)" 1 "one PATCH, after the creation"
 is "$(labels c2)" '{"owner":"hpc"}' "the masked labels were replaced"
 like "$(cat "$TEST_DIR/out")" "update: updated" "and it says so"
@@ -70,14 +66,14 @@ hold true
 M --cluster "$(C c1)" --async labels set env=busy >/dev/null
 : >"$EMU_LOG"
 err=$(M --cluster "$(C c1)" --no-wait update "$TEST_DIR/raw.json" --update-mask labels 2>&1 >/dev/null); rc=$?
-is "$rc" "$RC_CONFLICT" "--no-wait on an UPDATING cluster exits $RC_CONFLICT"
+is "$rc" "$EXIT_CONFLICT" "--no-wait on an UPDATING cluster exits $EXIT_CONFLICT"
 like "$err" "is UPDATING; try again later" "and says why"
 "$top_builddir/mdcctl" --cluster "$(C c1)" update "$TEST_DIR/raw.json" --update-mask labels >"$TEST_DIR/out" 2>"$TEST_DIR/err" &
 pid=$!
 at_exit "kill $pid 2>/dev/null"
 wait_until 30 gets_at_least c1 3
 interrupt "$pid"; rc=$?
-is "$rc" "$RC_INTR" "Ctrl-C while waiting for the busy cluster exits $RC_INTR"
+is "$rc" "$EXIT_INTERRUPTED" "Ctrl-C while waiting for the busy cluster exits $EXIT_INTERRUPTED"
 like "$(cat "$TEST_DIR/err")" "interrupted.*; nothing was sent$" \
 	"and says nothing was sent"
 is "$(count c1 PATCH)" 0 "no PATCH went out"
@@ -89,7 +85,7 @@ EMU_DIR_NEXT=$EMU_DIR EMU_LRO_SECONDS=600 emu_start || { echo "Bail out! emulato
 export MDC_ENDPOINT=$EMU_URL
 : >"$EMU_LOG"
 err=$(M --cluster "$(C c3)" --timeout 1 update "$TEST_DIR/raw.json" --update-mask labels 2>&1 >/dev/null); rc=$?
-is "$rc" "$RC_TIMEOUT" "an operation longer than --timeout exits $RC_TIMEOUT"
+is "$rc" "$EXIT_TIMEOUT" "an operation longer than --timeout exits $EXIT_TIMEOUT"
 like "$err" "still running after 1 s; it continues: wait with 'mdcctl operations wait projects/" \
 	"and says how to go on waiting"
 is "$(count c3 PATCH)" 1 "one PATCH, not resent"
@@ -104,7 +100,7 @@ at_exit "kill $pid 2>/dev/null"
 # its PATCH went out and it polls: its handler is in place
 wait_until 30 grep -q '"/v1/projects' "$EMU_LOG"
 interrupt "$pid"; rc=$?
-is "$rc" "$RC_INTR" "Ctrl-C while waiting for the operation exits $RC_INTR"
+is "$rc" "$EXIT_INTERRUPTED" "Ctrl-C while waiting for the operation exits $EXIT_INTERRUPTED"
 like "$(cat "$TEST_DIR/err")" "stopped waiting; operation '.*' continues: resume with 'mdcctl operations wait " \
 	"and says how to resume"
 is "$(count c4 PATCH)" 1 "one PATCH, not resent"
@@ -146,7 +142,7 @@ like "$("$MS" --help)" "^  --timeout SECONDS +how long to wait for an operation"
 
 : >"$EMU_LOG"
 err=$(MDC_CLUSTER=$(C c5) "$MS" --timeout 1 update PartitionName=cpu MaxTime=30 2>&1); rc=$?
-is "$rc" "$RC_TIMEOUT" "mdc-scontrol --timeout 1 on a 600 s operation exits $RC_TIMEOUT"
+is "$rc" "$EXIT_TIMEOUT" "mdc-scontrol --timeout 1 on a 600 s operation exits $EXIT_TIMEOUT"
 like "$err" "the change was sent to the managed API \(operation projects/.*\) but not seen through; the live slurmctld was left unchanged" \
 	"and says the change was sent and the live slurmctld left alone"
 is "$(count c5 PATCH)" 1 "one PATCH"
@@ -158,7 +154,7 @@ pid=$!
 at_exit "kill $pid 2>/dev/null"
 wait_until 30 grep -q '"/v1/projects' "$EMU_LOG"
 interrupt "$pid"; rc=$?
-is "$rc" "$RC_INTR" "Ctrl-C after mdc-scontrol's PATCH exits $RC_INTR"
+is "$rc" "$EXIT_INTERRUPTED" "Ctrl-C after mdc-scontrol's PATCH exits $EXIT_INTERRUPTED"
 like "$(cat "$TEST_DIR/err")" "the change was sent to the managed API .* the live slurmctld was left unchanged" \
 	"and says the change was sent and the live slurmctld left alone"
 is "$(count c6 PATCH)" 1 "one PATCH, not resent"

@@ -50,7 +50,7 @@ ok "partition default" M partition default gpu
 is "$(patches)" "[\"$CPATH\",\"$SS.default_partition_id\",\"USER_ONLY\",{\"orchestrator_spec\":{\"slurm_spec\":{\"default_partition_id\":\"gpu\"}}}]" \
 	"partition default sends only default_partition_id (C6)"
 M --yes partition delete gpu >/dev/null 2>"$TEST_DIR/err"
-is "$?" 3 "deleting the default partition is refused before sending"
+is "$?" "$EXIT_REFUSED" "deleting the default partition is refused before sending"
 is "$(patches)" "" "and sends no PATCH"
 ok "partition default back" M partition default cpu
 ok "partition delete" M --yes partition delete gpu
@@ -78,11 +78,11 @@ cur=$(M describe --format json | jq -r '.nodePools[0].nodeImage')
 ok "nodepool image --pin to the running image" M nodepool image cpu --pin "$cur"
 is "$(patches)" "" "pinning the image the pool already reports sends nothing"
 M nodepool image cpu --pin img-other >/dev/null 2>"$TEST_DIR/err"
-is "$?" 3 "pinning another image is refused without --allow-recreate"
+is "$?" "$EXIT_REFUSED" "pinning another image is refused without --allow-recreate"
 like "$(cat "$TEST_DIR/err")" "recreat" "and says the nodes would be recreated"
 is "$(patches)" "" "and sends no PATCH"
 M --allow-recreate nodepool image cpu --pin img-other </dev/null >/dev/null 2>"$TEST_DIR/err"
-is "$?" 3 "with --allow-recreate but no terminal it still wants --yes"
+is "$?" "$EXIT_REFUSED" "with --allow-recreate but no terminal it still wants --yes"
 is "$(tail -n 1 "$TEST_DIR/err")" "mdcctl: error: node pool 'cpu': recreating the nodes of node pool 'cpu' needs a confirmation and there is no terminal: give --yes; nothing was sent" \
 	"and says so in one error line"
 ok "--allow-recreate --yes moves the image" M --allow-recreate --yes nodepool image cpu --pin img-other
@@ -133,6 +133,6 @@ is "$(spec .labels)" '{"owner":"hpc"}' "the masked label map was replaced whole"
 # the cpu pool was unpinned above while running img-other: a USER_AND_SERVICE
 # update would resolve it to the default image and recreate its nodes (C11)
 M update "$TEST_DIR/raw.json" --update-mask labels --update-mode USER_AND_SERVICE >/dev/null 2>"$TEST_DIR/err"
-is "$?" 3 "a raw USER_AND_SERVICE update that would move an unpinned pool is refused"
+is "$?" "$EXIT_REFUSED" "a raw USER_AND_SERVICE update that would move an unpinned pool is refused"
 like "$(cat "$TEST_DIR/err")" "node pool 'cpu' would move to another image" "and names the pool"
 is "$(patches)" "" "and sends no PATCH"

@@ -50,7 +50,7 @@ ok "mdcd reads AdminFromSlurm=yes on SIGHUP" wait_until 10 reloaded
 
 n=$(writes)
 out=$(as "$plain" "$MDCCTL" config set PriorityWeightAge=100 2>&1); rc=$?
-like "$rc $out" "^3 .*and their Slurm AdminLevel is None, not Administrator; nothing was sent" \
+like "$rc $out" "^$EXIT_REFUSED .*and their Slurm AdminLevel is None, not Administrator; nothing was sent" \
 	"AdminLevel None: refused, the rule named"
 is "$(writes)" "$n" "nothing was sent"
 

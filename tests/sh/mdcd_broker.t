@@ -68,7 +68,7 @@ is "$rc $(grep -c debug <<<"$out")" "0 1" "a plain user lists the partitions"
 # --- a write from a plain user: refused, the rule named, nothing sent
 n=$(writes)
 out=$(run_as "$user" "$MDCCTL" config set PriorityWeightAge=10); rc=$?
-is "$rc" 3 "a plain user's write is refused (exit 3, as any refusal)"
+is "$rc" "$EXIT_REFUSED" "a plain user's write is refused (exit $EXIT_REFUSED, as any refusal)"
 like "$out" "mdcd refused the write: user '$user' .* not root, not the SlurmUser '[a-z]+', not in AdminGroups \(none set\), and AdminFromSlurm is off; nothing was sent" \
 	"the refusal names each rule that refused"
 is "$(writes)" "$n" "nothing was sent to the API"
@@ -91,7 +91,7 @@ sed -i "s/^AdminGroups = .*/AdminGroups = $group/; s/^AdminFromSlurm = .*/AdminF
 hup
 ok "AdminGroups set on the next SIGHUP" wait_until 10 reloaded "$group" no
 out=$(run_as "$user" "$MDCCTL" config set PriorityWeightAge=10); rc=$?
-is "$rc" 3 "the plain user is still refused (not in the group)"
+is "$rc" "$EXIT_REFUSED" "the plain user is still refused (not in the group)"
 like "$out" "not in AdminGroups \($group\)" "the refusal names the group"
 syncs=$(lab_syncs)
 out=$(run_as "$admin" "$MDCCTL" partition update debug MaxTime=30); rc=$?
@@ -182,7 +182,7 @@ ok "the admin changes MaxTime again" as "$admin" "$MDCCTL" partition update debu
 id2=$(jq -r .id <(tail -1 "$audit"))
 lab_wait_sync "$syncs" 60 || diag "no reload after MaxTime=60"
 out=$(run_as "$admin" "$MDCCTL" rollback "$id2" </dev/null); rc=$?
-is "$rc" 3 "rollback without --yes and without a terminal asks and sends nothing"
+is "$rc" "$EXIT_REFUSED" "rollback without --yes and without a terminal asks and sends nothing"
 like "$out" "MaxTime: 60 -> 30" "it shows the change first"
 syncs=$(lab_syncs)
 out=$(run_as "$admin" "$MDCCTL" --yes rollback "$id2"); rc=$?

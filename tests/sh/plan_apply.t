@@ -27,7 +27,7 @@ files_eq "the emulator wrote the live slurm.conf" "$SLURM_CONF" "$DATA/render-c1
 cp "$SLURM_CONF" "$TEST_DIR/new.conf"
 echo "PriorityWeightAge=2000" >>"$TEST_DIR/new.conf"
 out=$(mdcctl apply "$TEST_DIR/new.conf" </dev/null 2>&1); rc=$?
-isnt "$rc" 0 "apply without --yes and without a terminal is refused"
+is "$rc" "$EXIT_REFUSED" "apply without --yes and without a terminal is refused"
 like "$out" "give --yes" "and says how to apply"
 is "$(npatches)" 0 "nothing was sent"
 
@@ -76,7 +76,7 @@ EDITOR=true out=$(mdcctl --yes edit 2>&1)
 like "$out" "unchanged: nothing to apply" "an unchanged edit says so"
 is "$(npatches)" "$n" "and sends nothing"
 EDITOR=false out=$(mdcctl --yes edit 2>&1); rc=$?
-isnt "$rc" 0 "a failing editor fails the edit"
+isnt "$rc" "$EXIT_OK" "a failing editor fails the edit"
 is "$(npatches)" "$n" "and sends nothing"
 
 # refusals send nothing

@@ -86,8 +86,8 @@ is "$(writes)" 1 "plan never sent a write (only the create)"
 
 # usage errors and a missing file: exit status, one line, no request at all
 n=$(wc -l <"$EMU_LOG")
-mdcctl plan a b >/dev/null 2>"$TEST_DIR/err"; is "$?" 2 "plan with two files is a usage error"
-mdcctl apply --bogus >/dev/null 2>&1; is "$?" 2 "an unknown option is a usage error"
+mdcctl plan a b >/dev/null 2>"$TEST_DIR/err"; is "$?" "$EXIT_USAGE" "plan with two files is a usage error"
+mdcctl apply --bogus >/dev/null 2>&1; is "$?" "$EXIT_USAGE" "an unknown option is a usage error"
 out=$(mdcctl plan "$TEST_DIR/nope.conf" 2>&1); rc=$?
 is "$rc" "$EXIT_IO" "a missing FILE fails (I/O)"
 like "$out" "^mdcctl: error: cannot read '.*nope.conf'" "in one line naming the file"

@@ -43,11 +43,11 @@ like "$out" "verify: not checked: config SelectTypeParameters: needs a slurmctld
 	"verify reports it cannot see a restart key yet"
 
 # C13: each value is valid alone, the file is not; Slurm's verdict before
-# the PATCH refuses it (exit 3) and nothing is sent (verdict_lab.t has more)
+# the PATCH refuses it (EXIT_REFUSED) and nothing is sent (verdict_lab.t has more)
 cp "$SLURM_CONF" "$TEST_DIR/gang.conf"
 printf '%s\n' PreemptType=preempt/partition_prio PreemptMode=SUSPEND >>"$TEST_DIR/gang.conf"
 npatch=$(patches | wc -l)
 out=$(mdcctl --yes apply --verify-timeout 20 "$TEST_DIR/gang.conf" 2>&1); rc=$?
-is "$rc" 3 "an update slurmctld cannot take is refused before sending (exit 3)"
+is "$rc" "$EXIT_REFUSED" "an update slurmctld cannot take is refused before sending (exit $EXIT_REFUSED)"
 like "$out" "PreemptMode=SUSPEND requires GANG too" "the refusal names Slurm's own complaint"
 is "$(patches | wc -l)" "$npatch" "nothing was sent"

@@ -58,7 +58,7 @@ is "$(jq -c 'select(.method == "PATCH") | [.path, .query.updateMask, .body.label
 	"the update example sends one PATCH with the mask the text names"
 like "$(cat "$TEST_DIR/block6")" "^Updated persistent resource \[$P/persistentResources/gpu-pr\] \(labels,resourcePools\)\.$" \
 	"and prints what the text shows"
-like "$(cat "$TEST_DIR/block9")" "^nightly-1 did not succeed \(exit 6\)$" \
+like "$(cat "$TEST_DIR/block9")" "^nightly-1 did not succeed \(exit $EXIT_OPFAILED\)$" \
 	"the wait example exits non-zero on a cancelled run, as the text shows"
 is "$(curl -sS "$EMU_URL/v1/$P/persistentResources/gpu-pr" | jq -r .error.status)" NOT_FOUND \
 	"the maintenance example deleted gpu-pr"

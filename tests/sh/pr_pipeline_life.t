@@ -132,8 +132,8 @@ is "$(jstate c1)" PIPELINE_STATE_CANCELLING "CANCELLING first"
 timing '"cancelMs": 100'
 m pipelines wait c1 "${G[@]}" >"$TEST_DIR/wait.out" 2>"$TEST_DIR/wait.err"
 is "$? $(cat "$TEST_DIR/wait.err")" \
-	"6 mdcctl: error: pipeline job '$LOC/pipelineJobs/c1' CANCELLED: CANCELLED: the pipeline job was cancelled" \
-	"pipelines wait exits non-zero on CANCELLED"
+	"$EXIT_OPFAILED mdcctl: error: pipeline job '$LOC/pipelineJobs/c1' CANCELLED: CANCELLED: the pipeline job was cancelled" \
+	"pipelines wait exits $EXIT_OPFAILED (operation failed) on CANCELLED"
 is "$(job c1 | jq -c '[.state, .error.code, .jobDetail.taskDetails[0].state]')" \
 	'["PIPELINE_STATE_CANCELLED",1,"CANCELLED"]' "the run is CANCELLED with code 1 (Code.CANCELLED), its task too"
 code=$(curl -sS -o "$TEST_DIR/r.json" -w '%{http_code}' -X POST -H 'Content-Type: application/json' --data '{}' "$JOBS/c1:cancel")
@@ -226,7 +226,7 @@ is "$(jq -c 'select(.method == "GET" and (.path | endswith("/pipelineJobs"))) | 
 	"it sends the filter as written and --sort-by as order_by"
 n=$(wc -l <"$EMU_LOG")
 out=$(m pipelines list "${G[@]}" --filter 'labels.kind=="queue"' 2>&1)
-is "$? $(wc -l <"$EMU_LOG")" "2 $n" "a malformed --filter is refused before anything is sent"
+is "$? $(wc -l <"$EMU_LOG")" "$EXIT_USAGE $n" "a malformed --filter is refused before anything is sent"
 out=$(m pipelines list "${G[@]}" --sort-by 'displayName' 2>&1)
 like "$out" "--sort-by 'displayName': use createTime, updateTime, startTime or endTime" "an unsupported --sort-by is refused"
 

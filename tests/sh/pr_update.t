@@ -118,7 +118,7 @@ writes() { jq -r 'select(.method != "GET") | .method' "$EMU_LOG" | wc -l; }
 w1=$(writes)
 out=$(m persistent-resources update up-pr "${G[@]}" --resource-pool-spec=id=gpu,machine-type=a2-highgpu-1g 2>&1)
 rc=$?
-is "$rc $out" "2 mdcctl: error: --resource-pool-spec: 'machine-type' cannot be changed by update: give id= and replica-count, or min-replica-count and max-replica-count" \
+is "$rc $out" "$EXIT_USAGE mdcctl: error: --resource-pool-spec: 'machine-type' cannot be changed by update: give id= and replica-count, or min-replica-count and max-replica-count" \
 	"a machine type change is refused before anything is sent"
 out=$(m persistent-resources update up-pr "${G[@]}" --resource-pool-spec=id=gpu,min-replica-count=3,max-replica-count=2 2>&1)
 like "$out" "resource pool .gpu.: need 1 <= min-replica-count <= max-replica-count \(got 3 and 2\)" "min above max is refused by the same pool rules as create"

@@ -18,15 +18,15 @@ check() {
 	ERR=$(cd "$D" && timeout 30 mdcctl conf check "$@" 2>&1 >/dev/null); RC=$?
 }
 
-# bad NAME REGEX: exit 3 (parse error), one error line matching REGEX
+# bad NAME REGEX: exit EXIT_PARSE, one error line matching REGEX
 bad() {
 	local name=$1 re=$2 n
 	check "$name"
 	n=$(printf '%s\n' "$ERR" | grep -c 'error:')
-	if [ "$RC" = 3 ] && [ "$n" = 1 ] && printf '%s' "$ERR" | grep -Eq -- "$re"; then
-		pass "bad input $name: one error, exit 3"
+	if [ "$RC" = "$EXIT_PARSE" ] && [ "$n" = 1 ] && printf '%s' "$ERR" | grep -Eq -- "$re"; then
+		pass "bad input $name: one error, exit $EXIT_PARSE"
 	else
-		fail "bad input $name: one error, exit 3" "exit $RC, $n error lines" "$ERR" "expected /$re/"
+		fail "bad input $name: one error, exit $EXIT_PARSE" "exit $RC, $n error lines" "$ERR" "expected /$re/"
 	fi
 }
 
@@ -95,13 +95,13 @@ fi
 
 # --- usage and several files ---------------------------------------------------
 check main.conf maxtime.conf crlf.conf
-is "$RC" 3 "check of several files: exit 3 when one has an error"
+is "$RC" "$EXIT_PARSE" "check of several files: exit $EXIT_PARSE when one has an error"
 is "$(printf '%s\n' "$ERR" | grep -c 'error:')" 1 "check of several files: only the bad one errs"
 out=$(cd "$D" && mdcctl conf check --format json main.conf maxtime.conf 2>/dev/null)
 like "$out" '"ok": false' "check --format json reports the failure"
 like "$out" '"message": "bad value \\"abc\\" for \\"MaxTime\\"' "check --format json carries the message"
 out=$(mdcctl conf bogus 2>&1); RC=$?
-is "$RC" 2 "unknown subcommand: usage error"
+is "$RC" "$EXIT_USAGE" "unknown subcommand: usage error"
 check --lenient typo.conf
 is "$RC" 0 "--lenient: unknown key is a warning"
 like "$ERR" 'warning: unknown key "PriorityWeightAg"' "--lenient still reports it"

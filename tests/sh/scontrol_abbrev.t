@@ -113,7 +113,7 @@ out=$("$MS" delete PartitionName=short 2>&1); rc=$?
 isnt "$rc" 0 "mdc-scontrol delete of a partition with a job fails"
 like "$out" "partition 'short' still holds jobs $job \(PENDING\).*--force" "naming the job and --force"
 out=$("$MDCCTL" --yes partition delete short 2>&1); rc=$?
-is "$rc" 3 "mdcctl partition delete is refused too (exit 3)"
+is "$rc" "$EXIT_REFUSED" "mdcctl partition delete is refused too (exit $EXIT_REFUSED)"
 like "$out" "still holds jobs $job" "naming the job"
 sed 's/^PartitionName=short /PartitionName=short2 /' "$SLURM_CONF" >"$TEST_DIR/renamed.conf"
 out=$("$MDCCTL" plan "$TEST_DIR/renamed.conf" 2>&1); rc=$?
@@ -127,13 +127,13 @@ wait_until 10 sh -c "! squeue -h -j $job -o %T | grep -q ."
 # --- destructive commands without a terminal need --yes
 before=$(patches)
 out=$("$MDCCTL" partition delete short 2>&1 </dev/null); rc=$?
-is "$rc" 3 "partition delete without --yes and without a terminal is refused"
+is "$rc" "$EXIT_REFUSED" "partition delete without --yes and without a terminal is refused"
 like "$out" "needs a confirmation, and there is no terminal to ask on: give --yes; nothing was sent" \
 	"saying how to go on"
 out=$("$MDCCTL" nodeset unset compute Features 2>&1 </dev/null); rc=$?
-is "$rc" 3 "nodeset unset likewise"
+is "$rc" "$EXIT_REFUSED" "nodeset unset likewise"
 out=$("$MDCCTL" partition unset debug LLN 2>&1 </dev/null); rc=$?
-is "$rc" 3 "partition unset likewise"
+is "$rc" "$EXIT_REFUSED" "partition unset likewise"
 is "$(patches)" "$before" "none of them sent anything"
 syncs=$(lab_syncs)
 ok "mdc-scontrol delete partition short (no job left)" "$MS" -Q delete partition short
@@ -142,7 +142,7 @@ is "$(pval short State)" absent "short is gone"
 
 # --- messages
 out=$("$MDCCTL" config set MaxTime=60 2>&1); rc=$?
-is "$rc:$out" "3:mdcctl: error: MaxTime is a partition key, not a cluster one: mdcctl partition update PARTITION MaxTime=60" \
+is "$rc:$out" "$EXIT_INVAL:mdcctl: error: MaxTime is a partition key, not a cluster one: mdcctl partition update PARTITION MaxTime=60" \
 	"a key in the wrong scope says where it belongs"
 out=$("$MDCCTL" partition delete --help); rc=$?
 like "$rc:$out" "^0:usage: mdcctl partition" "--help after a subcommand prints its usage, exit 0"

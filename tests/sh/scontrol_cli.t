@@ -55,7 +55,7 @@ like "$out" "name every node of pool 'cpu'" "a node update must cover its whole 
 out=$("$MS" create PartitionName=x Nodes=zz9 2>&1)
 like "$out" "node 'zz9' is in no node pool" "create refuses nodes outside the pools"
 out=$("$MS" -M other update PartitionName=cpu MaxTime=5 2>&1); rc=$?
-is "$rc:$out" "2:mdc-scontrol: error: -M/--clusters names another cluster ('other'): a persistent update partition would reach only its live slurmctld; drop it, or use scontrol for a runtime-only change" \
+is "$rc:$out" "$EXIT_USAGE:mdc-scontrol: error: -M/--clusters names another cluster ('other'): a persistent update partition would reach only its live slurmctld; drop it, or use scontrol for a runtime-only change" \
 	"scontrol's -M with a persistent command is a usage error, not a silent runtime change"
 is "$(patches)" 0 "no bad command sent a PATCH"
 unlike "$(cat "$TEST_DIR/scontrol.log")" "^(update|create|delete)" "and none ran a live scontrol update"

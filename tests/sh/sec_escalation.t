@@ -84,7 +84,7 @@ export MDC_CONF=$TEST_DIR/mdc.conf MDC_LOCK_DIR=$TEST_DIR
 unset MDC_ACCESS_TOKEN
 n=$(grep -c '"method":"PATCH"' "$LAB_DIR/emu/requests.log")
 out=$(mdcctl config set "PrologSlurmctld=$UDIR/x.sh" 2>&1); rc=$?
-like "$rc $out" "^3 .*'PrologSlurmctld' is refused: runs a program as root: use prolog_bash_scripts" \
+like "$rc $out" "^$EXIT_REFUSED .*'PrologSlurmctld' is refused: runs a program as root: use prolog_bash_scripts" \
 	"mdcctl refuses PrologSlurmctld before sending"
 is "$(grep -c '"method":"PATCH"' "$LAB_DIR/emu/requests.log")" "$n" "... nothing was sent"
 

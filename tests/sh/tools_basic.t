@@ -14,5 +14,5 @@ for p in "${progs[@]}"; do
 	out=$("$top_builddir/$p" --help 2>&1)
 	like "$out" "[Uu]sage" "$p --help prints usage"
 	"$top_builddir/$p" --no-such-option >/dev/null 2>&1
-	is "$?" 2 "$p rejects an unknown option with exit 2"
+	is "$?" "$EXIT_USAGE" "$p rejects an unknown option with exit $EXIT_USAGE (usage)"
 done

@@ -57,7 +57,7 @@ while IFS=$'\t' read -r want words ours lines; do
 			fail "$name: conf check accepts it with a warning" "exit $rc" "$out" "expected: $ours"
 		fi ;;
 	error|ctld)
-		if [ "$rc" = 3 ] && printf '%s' "$out" | grep 'error:' | grep -qF -- "$ours"; then
+		if [ "$rc" = "$EXIT_PARSE" ] && printf '%s' "$out" | grep 'error:' | grep -qF -- "$ours"; then
 			pass "$name: conf check refuses it, saying why"
 		else
 			fail "$name: conf check refuses it, saying why" "exit $rc" "$out" "expected: $ours"
@@ -75,7 +75,7 @@ else
 	skip "conf check says both checks ran" "no libslurmfull"
 fi
 out=$(MDC_LIBSLURMFULL= mdcctl conf check "$D/case8.conf" 2>&1); rc=$?
-is "$rc" 3 "without libslurmfull: our checks still refuse PreemptMode=REQUEUE alone"
+is "$rc" "$EXIT_PARSE" "without libslurmfull: our checks still refuse PreemptMode=REQUEUE alone"
 like "$out" "refused; checks: ours; Slurm's check was skipped: no libslurmfull installed" \
 	"without libslurmfull: the verdict says Slurm's check was skipped"
 out=$(MDC_LIBSLURMFULL=/nonexistent/libslurmfull.so mdcctl conf check "$DATA/base.conf" 2>&1)
@@ -97,7 +97,7 @@ is "$rc" 0 "missing Include with --lenient: a warning"
 printf 'PreemptMode=BOGUS\n' > "$D/extra.conf"
 { cat "$DATA/base.conf"; echo 'Include extra.conf'; } > "$D/inc2.conf"
 out=$(cd / && timeout 30 mdcctl conf check "$D/inc2.conf" 2>&1); rc=$?
-is "$rc" 3 "a bad value in an included file: refused"
+is "$rc" "$EXIT_PARSE" "a bad value in an included file: refused"
 if [ "$oracle" = 1 ]; then
 	like "$out" "Slurm: PreemptMode=BOGUS invalid" "Slurm's check read the relative Include"
 else

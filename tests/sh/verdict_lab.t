@@ -22,12 +22,12 @@ show_on_fail "$log"
 npatch() { jq -s '[.[] | select(.method == "PATCH")] | length' "$log"; }
 cval() { scontrol show config | sed -n "s/^$1 *= //p"; }
 
-# refused KIND WORDS CMD...: exit 3, Slurm's words, "nothing was sent", no PATCH
+# refused KIND WORDS CMD...: exit EXIT_REFUSED, Slurm's words, "nothing was sent", no PATCH
 refused() {
 	local what=$1 words=$2 before out rc; shift 2
 	before=$(npatch)
 	out=$("$@" 2>&1 </dev/null); rc=$?
-	if [ "$rc" = 3 ] && printf '%s' "$out" | grep -qF -- "$words" &&
+	if [ "$rc" = "$EXIT_REFUSED" ] && printf '%s' "$out" | grep -qF -- "$words" &&
 	   printf '%s' "$out" | grep -q 'nothing was sent\|Nothing will be sent' &&
 	   [ "$(npatch)" = "$before" ]; then
 		pass "$what: refused with Slurm's words, nothing sent"
