@@ -335,7 +335,9 @@ static void mdcd_usage(FILE *f)
 		"See mdcd(8).\n");
 }
 
-int main(int argc, char **argv)
+/* The command line into D and *VERBOSE: -1 to go on, else the exit code
+ * (--help and --version print and say 0). */
+static int mdcd_args(struct mdcd *d, bool *verbose, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "conf", required_argument, NULL, 'f' },
@@ -349,31 +351,18 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct mdcd d = {
-		.socket_path = MDC_BROKER_DEFAULT_SOCKET, .state_dir = MDCD_DEFAULT_STATE,
-		.settings_lock = PTHREAD_RWLOCK_INITIALIZER,
-		.active_lock = PTHREAD_MUTEX_INITIALIZER, .active_cond = PTHREAD_COND_INITIALIZER,
-		.clusters_lock = PTHREAD_MUTEX_INITIALIZER, .audit_lock = PTHREAD_MUTEX_INITIALIZER,
-		.enforce_lock = PTHREAD_MUTEX_INITIALIZER,
-	};
-	struct mdc_ctx ctx;
-	sigset_t sigs;
-	int c, lfd = -1, sfd = -1, rc = 1;
-	bool verbose = false;
-	long interval = 0;
+	int c;
 
-	mdc_ctx_clear(&ctx);
-	mdc_log_init("mdcd");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "f:s:d:p:l:FvhV", opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': d.conf_path = optarg; break;
-		case 's': d.socket_path = optarg; break;
-		case 'd': d.state_dir = optarg; break;
-		case 'p': d.pidfile = optarg; break;
-		case 'l': d.logfile = optarg; break;
-		case 'F': d.foreground = true; break;
-		case 'v': verbose = true; break;
+		case 'f': d->conf_path = optarg; break;
+		case 's': d->socket_path = optarg; break;
+		case 'd': d->state_dir = optarg; break;
+		case 'p': d->pidfile = optarg; break;
+		case 'l': d->logfile = optarg; break;
+		case 'F': d->foreground = true; break;
+		case 'v': *verbose = true; break;
 		case 'h': mdcd_usage(stdout); return 0;
 		case 'V': printf("mdcd (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION); return 0;
 		default:
@@ -386,12 +375,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mdcd: error: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	return -1;
+}
+
+/* The environment mdcd and its children run in: none of a client's. */
+static int mdcd_env(const struct mdcd *d)
+{
 	/* MDC_BROKER in our own environment would make us our own client */
 	unsetenv("MDC_BROKER");
 	/* before any thread: the settings are read again on SIGHUP.  With
 	 * -f the file alone says what mdcd serves: a client's MDC_CLUSTER
 	 * exported in the shell that started it must not redirect it. */
-	if (d.conf_path) {
+	if (d->conf_path) {
 		static const char *const client_env[] = {
 			"MDC_ENDPOINT", "MDC_CLUSTER", "MDC_PROJECT", "MDC_REGION",
 			"MDC_TOKEN_FILE", "MDC_LOCK_DIR", "MDC_MUNGE_SOCKET", NULL,
@@ -399,9 +394,98 @@ int main(int argc, char **argv)
 
 		for (size_t i = 0; client_env[i]; i++)
 			unsetenv(client_env[i]);
-		if (setenv("MDC_CONF", d.conf_path, 1))
-			return 1;
+		if (setenv("MDC_CONF", d->conf_path, 1))
+			return -1;
 	}
+	return 0;
+}
+
+/* Where mdcd logs: the -l file, stderr in the foreground, else syslog. */
+static int mdcd_open_log(const struct mdcd *d)
+{
+	if (d->logfile) {
+		int fd = open(d->logfile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+
+		if (fd < 0 || !(mdcd_logf = fdopen(fd, "a"))) {
+			fprintf(stderr, "mdcd: error: cannot open log file '%s': %s\n", d->logfile,
+				strerror(errno));
+			return -1;
+		}
+	} else if (d->foreground) {
+		mdcd_logf = stderr;
+	} else {
+		openlog("mdcd", LOG_PID, LOG_DAEMON);
+	}
+	return 0;
+}
+
+/* SIGTERM, SIGINT and SIGHUP blocked in every thread and read from the
+ * descriptor returned (-1 after logging why). */
+static int mdcd_signals(void)
+{
+	sigset_t sigs;
+	int sfd;
+
+	/* signals arrive on a descriptor; no thread is ever interrupted */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if ((sfd = signalfd(-1, &sigs, SFD_CLOEXEC)) < 0)
+		mdcd_log(LOG_ERR, "signalfd: %s", strerror(errno));
+	return sfd;
+}
+
+/* Accept connections until SIGTERM or SIGINT arrives on SFD; SIGHUP reloads. */
+static void mdcd_loop(struct mdcd *d, int lfd, int sfd)
+{
+	while (!d->stopping) {
+		struct pollfd p[2] = { { lfd, POLLIN, 0 }, { sfd, POLLIN, 0 } };
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			mdcd_log(LOG_ERR, "poll: %s", strerror(errno));
+			break;
+		}
+		if (p[1].revents) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == (ssize_t) sizeof(si)) {
+				if (si.ssi_signo == SIGHUP)
+					mdcd_reload(d);
+				else
+					d->stopping = 1;
+			}
+		}
+		if (!d->stopping && p[0].revents)
+			mdcd_accept(d, lfd);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct mdcd d = {
+		.socket_path = MDC_BROKER_DEFAULT_SOCKET, .state_dir = MDCD_DEFAULT_STATE,
+		.settings_lock = PTHREAD_RWLOCK_INITIALIZER,
+		.active_lock = PTHREAD_MUTEX_INITIALIZER, .active_cond = PTHREAD_COND_INITIALIZER,
+		.clusters_lock = PTHREAD_MUTEX_INITIALIZER, .audit_lock = PTHREAD_MUTEX_INITIALIZER,
+		.enforce_lock = PTHREAD_MUTEX_INITIALIZER,
+	};
+	struct mdc_ctx ctx;
+	int lfd = -1, sfd = -1, rc;
+	bool verbose = false;
+	long interval = 0;
+
+	mdc_ctx_clear(&ctx);
+	mdc_log_init("mdcd");
+	if ((rc = mdcd_args(&d, &verbose, argc, argv)) >= 0)
+		return rc;
+	rc = 1;
+	if (mdcd_env(&d))
+		return 1;
 	if (mdcd_settings_read(&d, &d.s, &ctx) || mdcd_interval_read(&d.s, &interval, &ctx)) {
 		fprintf(stderr, "mdcd: error: %s\n", ctx.msg);
 		mdc_settings_free(&d.s);
@@ -410,19 +494,8 @@ int main(int argc, char **argv)
 	/* sacctmgr (AdminFromSlurm) reads the same slurm.conf as we do */
 	if (d.s.slurm_conf && setenv("SLURM_CONF", d.s.slurm_conf, 1))
 		return 1;
-	if (d.logfile) {
-		int fd = open(d.logfile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-
-		if (fd < 0 || !(mdcd_logf = fdopen(fd, "a"))) {
-			fprintf(stderr, "mdcd: error: cannot open log file '%s': %s\n", d.logfile,
-				strerror(errno));
-			return 1;
-		}
-	} else if (d.foreground) {
-		mdcd_logf = stderr;
-	} else {
-		openlog("mdcd", LOG_PID, LOG_DAEMON);
-	}
+	if (mdcd_open_log(&d))
+		return 1;
 	mdc_log_set_sink(mdcd_lib_sink, NULL);
 	mdc_log_set_level(verbose ? MDC_LOG_DEBUG : MDC_LOG_INFO);
 	umask(027);
@@ -444,17 +517,8 @@ int main(int argc, char **argv)
 		mdcd_log(LOG_ERR, "%s", ctx.msg);
 		goto out;
 	}
-	/* signals arrive on a descriptor; no thread is ever interrupted */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if ((sfd = signalfd(-1, &sigs, SFD_CLOEXEC)) < 0) {
-		mdcd_log(LOG_ERR, "signalfd: %s", strerror(errno));
+	if ((sfd = mdcd_signals()) < 0)
 		goto out;
-	}
 	/* after the fork of daemonizing (threads do not survive it) and after
 	 * the signal mask (the thread inherits it: signals reach signalfd) */
 	mdcd_enforce_set(&d, interval);
@@ -466,28 +530,7 @@ int main(int argc, char **argv)
 		 d.s.cluster ? d.s.cluster : "any");
 	if (d.foreground && !d.logfile)
 		fprintf(stderr, "mdcd: ready on %s\n", d.socket_path);
-	while (!d.stopping) {
-		struct pollfd p[2] = { { lfd, POLLIN, 0 }, { sfd, POLLIN, 0 } };
-
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			mdcd_log(LOG_ERR, "poll: %s", strerror(errno));
-			break;
-		}
-		if (p[1].revents) {
-			struct signalfd_siginfo si;
-
-			if (read(sfd, &si, sizeof(si)) == (ssize_t) sizeof(si)) {
-				if (si.ssi_signo == SIGHUP)
-					mdcd_reload(&d);
-				else
-					d.stopping = 1;
-			}
-		}
-		if (!d.stopping && p[0].revents)
-			mdcd_accept(&d, lfd);
-	}
+	mdcd_loop(&d, lfd, sfd);
 	close(lfd);
 	lfd = -1;
 	unlink(d.socket_path);
