@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mdc_json.h"
+#include "mdc_lro.h"
 #include "mdc_pipeline.h"
 #include "mdc_pipeline_filter.h"
 #include "mdc_pr_int.h"

@@ -19,6 +19,7 @@
 #include "mdc_buf.h"
 #include "mdc_client.h"
 #include "mdc_err.h"
+#include "mdc_lro.h"
 
 /* "projects/P/locations/L" into *OUT (malloc'ed); MDC_ERR_USAGE naming
  * the options when PROJECT or REGION is missing. */

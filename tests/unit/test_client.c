@@ -19,6 +19,8 @@
 #include <cmocka.h>
 #include "mdc_client.h"
 #include "mdc_err.h"
+#include "mdc_lock.h"
+#include "mdc_lro.h"
 #include "mdc_proc.h"
 #include "mdc_str.h"
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include "mdc_client.h"
 #include "mdc_json.h"
+#include "mdc_lro.h"
 #include "mdc_pipeline.h"
 #include "mdc_pr.h"
 #include "mdc_str.h"
