@@ -1,8 +1,9 @@
 /* mdc_client.h - talking to the managed API: settings, HTTP (libcurl),
- * auth, typed REST calls with C15 error parsing and retries.  The
- * client's other modules have their own headers: mdc_lro.h (operation
- * waits), mdc_lock.h (the writer lock), mdc_update.h (the safe
- * read-modify-write update).  (owner: client)
+ * auth, typed REST calls with C15 error parsing and retries, the paged
+ * list and the query encoding.  The client's other modules have their
+ * own headers: mdc_lro.h (operation waits), mdc_lock.h (the writer
+ * lock), mdc_update.h (the safe read-modify-write update).
+ * (owner: client)
  */
 #ifndef MDC_CLIENT_H
 #define MDC_CLIENT_H
@@ -10,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
+#include "mdc_buf.h"
 #include "mdc_err.h"
 #include "mdc_rules.h"
 #include "mdc_str.h"
@@ -157,6 +159,25 @@ int mdc_operation_get(struct mdc_client *c, const char *op_name, json_object **o
 int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		 const char *query, const json_object *body, json_object **resp,
 		 struct mdc_ctx *ctx);
+
+/* "KEY=VAL" appended to the query string Q ('&' first unless Q is empty),
+ * VAL percent-encoded: every byte but RFC 3986's unreserved ones
+ * (A-Z a-z 0-9 - . _ ~), so UTF-8 goes out byte by byte.  0 or
+ * MDC_ERR_NOMEM. */
+int mdc_query_add(struct mdc_buf *q, const char *key, const char *val);
+
+/* What a list asks for; all may be 0/NULL. */
+struct mdc_api_list_opts {
+	long page_size;		/* pageSize, 0 = the service's default */
+	const char *filter;	/* filter, NULL or "" = none */
+	const char *order_by;	/* orderBy, NULL or "" = none */
+};
+/* Every page of the collection at PATH ("v1/projects/P/locations/L/
+ * persistentResources"; relative as for mdc_api_call), following
+ * nextPageToken; ITEMS is the answer's snake_case array field.  O may be
+ * NULL.  *OUT gets one new array of all items (the caller puts it). */
+int mdc_api_list(struct mdc_client *c, const char *path, const char *items,
+		 const struct mdc_api_list_opts *o, json_object **out, struct mdc_ctx *ctx);
 
 /* Cluster calls; NAME is the full resource name.  *OP is the LRO. */
 int mdc_cluster_get(struct mdc_client *c, const char *name, json_object **cluster,
