@@ -3,7 +3,6 @@
  * (GETs, which include operation polls, on 503/429/connection errors).
  * (owner: client) */
 #include "config.h"
-#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,9 @@
 
 #define MDC_RETRIES 5
 #define MDC_RETRY_CAP_S 30.0
+/* the most pages a list follows: a guard against a server that hands the
+ * same token back, not a limit anyone meets */
+#define MDC_LIST_PAGES_MAX 10000
 
 int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct mdc_ctx *ctx)
 {
@@ -344,21 +346,91 @@ out:
 	return rc;
 }
 
-/* Percent-encode S for a query value. */
+/* Percent-encode S onto B: all but RFC 3986's unreserved bytes.  Spelled
+ * out rather than isalnum(), which a Latin-1 locale widens to bytes > 127. */
 static int mdc_query_escape(struct mdc_buf *b, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char) *s;
-		int rc;
+	static const char hex[] = "0123456789ABCDEF";
 
-		if (isalnum(ch) || strchr("-._~", ch))
-			rc = mdc_buf_addc(b, (char) ch);
-		else
-			rc = mdc_buf_addf(b, "%%%02X", ch);
-		if (rc)
-			return rc;
+	for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
+		char esc[4] = { '%', hex[*p >> 4], hex[*p & 15], '\0' };
+		bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			     (*p >= '0' && *p <= '9') || strchr("-._~", *p);
+
+		if (plain ? mdc_buf_addc(b, (char) *p) : mdc_buf_adds(b, esc))
+			return MDC_ERR_NOMEM;
 	}
 	return 0;
+}
+
+int mdc_query_add(struct mdc_buf *q, const char *key, const char *val)
+{
+	if (mdc_buf_addf(q, "%s%s=", q->len ? "&" : "", key) || mdc_query_escape(q, val))
+		return MDC_ERR_NOMEM;
+	return 0;
+}
+
+/* One page's query: pageSize, filter, orderBy, then pageToken (service
+ * tokens carry '=', '+', '/', hence the encoding). */
+static int mdc_list_query(const struct mdc_api_list_opts *o, const char *token,
+			  struct mdc_buf *q)
+{
+	mdc_buf_reset(q);
+	if (o && o->page_size > 0 && mdc_buf_addf(q, "pageSize=%ld", o->page_size))
+		return MDC_ERR_NOMEM;
+	if (o && o->filter && *o->filter && mdc_query_add(q, "filter", o->filter))
+		return MDC_ERR_NOMEM;
+	if (o && o->order_by && *o->order_by && mdc_query_add(q, "orderBy", o->order_by))
+		return MDC_ERR_NOMEM;
+	if (token && mdc_query_add(q, "pageToken", token))
+		return MDC_ERR_NOMEM;
+	return 0;
+}
+
+int mdc_api_list(struct mdc_client *c, const char *path, const char *items,
+		 const struct mdc_api_list_opts *o, json_object **out, struct mdc_ctx *ctx)
+{
+	json_object *all = json_object_new_array(), *page = NULL, *arr;
+	struct mdc_buf q = MDC_BUF_INIT;
+	char *token = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	if (!all)
+		goto nomem;
+	for (unsigned pages = 0; pages < MDC_LIST_PAGES_MAX; pages++) {
+		const char *next;
+
+		if (mdc_list_query(o, token, &q))
+			goto nomem;
+		json_object_put(page);
+		page = NULL;
+		if ((rc = mdc_api_call(c, "GET", path, q.s, NULL, &page, ctx)))
+			goto out;
+		arr = mdc_json_get_arr(page, items);
+		for (size_t i = 0; arr && i < json_object_array_length(arr); i++)
+			if (json_object_array_add(all, json_object_get(
+							  json_object_array_get_idx(arr, i))))
+				goto nomem;
+		next = mdc_json_get_str(page, "next_page_token", NULL);
+		free(token);
+		token = NULL;
+		if (!next || !*next)
+			break;
+		if (!(token = strdup(next)))
+			goto nomem;
+	}
+	*out = all;
+	all = NULL;
+	goto out;
+nomem:
+	rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+out:
+	free(token);
+	json_object_put(page);
+	json_object_put(all);
+	mdc_buf_free(&q);
+	return rc;
 }
 
 int mdc_cluster_get(struct mdc_client *c, const char *name, json_object **cluster,
@@ -393,6 +465,7 @@ int mdc_cluster_patch(struct mdc_client *c, const char *name, const json_object 
 	*op = NULL;
 	if (mdc_buf_addf(&path, "v1beta1/%s", name))
 		goto nomem;
+	/* the commas between the paths stay literal: the mask is a list */
 	if (mask && mask->n) {
 		if (mdc_buf_adds(&q, "updateMask="))
 			goto nomem;
@@ -417,49 +490,14 @@ out:
 int mdc_cluster_list(struct mdc_client *c, const char *parent, json_object **list,
 		     struct mdc_ctx *ctx)
 {
-	struct mdc_buf path = MDC_BUF_INIT, q = MDC_BUF_INIT;
-	json_object *all = json_object_new_array(), *page = NULL, *items;
-	char *token = NULL;
-	int rc = 0;
+	static const struct mdc_api_list_opts o = { .page_size = 100 };
+	struct mdc_buf path = MDC_BUF_INIT;
+	int rc;
 
 	*list = NULL;
-	if (!all || mdc_buf_addf(&path, "v1beta1/%s/modelDevelopmentClusters", parent))
-		goto nomem;
-	for (unsigned pages = 0; pages < 10000; pages++) {
-		const char *next;
-
-		mdc_buf_reset(&q);
-		if (mdc_buf_adds(&q, "pageSize=100"))
-			goto nomem;
-		if (token && (mdc_buf_adds(&q, "&pageToken=") || mdc_query_escape(&q, token)))
-			goto nomem;
-		json_object_put(page);
-		page = NULL;
-		if ((rc = mdc_api_call(c, "GET", path.s, q.s, NULL, &page, ctx)))
-			goto out;
-		if ((items = mdc_json_get_arr(page, "model_development_clusters")))
-			for (size_t i = 0; i < json_object_array_length(items); i++)
-				if (json_object_array_add(all, json_object_get(
-						json_object_array_get_idx(items, i))))
-					goto nomem;
-		next = mdc_json_get_str(page, "next_page_token", NULL);
-		free(token);
-		token = NULL;
-		if (!next || !*next)
-			break;
-		if (!(token = strdup(next)))
-			goto nomem;
-	}
-	*list = all;
-	all = NULL;
-	goto out;
-nomem:
-	rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-out:
-	free(token);
-	json_object_put(page);
-	json_object_put(all);
-	mdc_buf_free(&q);
+	if (mdc_buf_addf(&path, "v1beta1/%s/modelDevelopmentClusters", parent))
+		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = mdc_api_list(c, path.s, "model_development_clusters", &o, list, ctx);
 	mdc_buf_free(&path);
 	return rc;
 }
@@ -472,7 +510,7 @@ int mdc_cluster_create(struct mdc_client *c, const char *parent, const char *id,
 
 	*op = NULL;
 	if (mdc_buf_addf(&path, "v1beta1/%s/modelDevelopmentClusters", parent) ||
-	    mdc_buf_adds(&q, "model_development_cluster_id=") || mdc_query_escape(&q, id))
+	    mdc_query_add(&q, "model_development_cluster_id", id))
 		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
 	else
 		rc = mdc_api_call(c, "POST", path.s, q.s, cluster, op, ctx);

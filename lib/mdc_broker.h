@@ -19,6 +19,7 @@
 #include "mdc_client.h"
 #include "mdc_err.h"
 #include "mdc_intent.h"
+#include "mdc_update.h"
 
 #define MDC_BROKER_VERSION 1
 /* the munge payload is this prefix followed by the hex SHA-256 of the body */

@@ -1,17 +1,20 @@
 /* mdc_client.h - talking to the managed API: settings, HTTP (libcurl),
- * auth, typed REST calls with C15 error parsing and retries, long-running
- * operation waits, the writer lock and the safe read-modify-write update.
+ * auth, typed REST calls with C15 error parsing and retries, the paged
+ * list and the query encoding.  The client's other modules have their
+ * own headers: mdc_lro.h (operation waits), mdc_lock.h (the writer
+ * lock), mdc_update.h (the safe read-modify-write update).
  * (owner: client)
  */
 #ifndef MDC_CLIENT_H
 #define MDC_CLIENT_H
 
-#include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <json-c/json.h>
+#include "mdc_buf.h"
 #include "mdc_err.h"
-#include "mdc_intent.h"
-#include "mdc_plan.h"
+#include "mdc_rules.h"
+#include "mdc_str.h"
 
 /* Where to talk and as whom: lowest to highest precedence, the config file
  * (MDC_CONF, else /etc/slurm/mdc.conf; "Key = value" lines), the
@@ -157,79 +160,30 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		 const char *query, const json_object *body, json_object **resp,
 		 struct mdc_ctx *ctx);
 
+/* "KEY=VAL" appended to the query string Q ('&' first unless Q is empty),
+ * VAL percent-encoded: every byte but RFC 3986's unreserved ones
+ * (A-Z a-z 0-9 - . _ ~), so UTF-8 goes out byte by byte.  0 or
+ * MDC_ERR_NOMEM. */
+int mdc_query_add(struct mdc_buf *q, const char *key, const char *val);
+
+/* What a list asks for; all may be 0/NULL. */
+struct mdc_api_list_opts {
+	long page_size;		/* pageSize, 0 = the service's default */
+	const char *filter;	/* filter, NULL or "" = none */
+	const char *order_by;	/* orderBy, NULL or "" = none */
+};
+/* Every page of the collection at PATH ("v1/projects/P/locations/L/
+ * persistentResources"; relative as for mdc_api_call), following
+ * nextPageToken; ITEMS is the answer's snake_case array field.  O may be
+ * NULL.  *OUT gets one new array of all items (the caller puts it). */
+int mdc_api_list(struct mdc_client *c, const char *path, const char *items,
+		 const struct mdc_api_list_opts *o, json_object **out, struct mdc_ctx *ctx);
+
 /* Cluster calls; NAME is the full resource name.  *OP is the LRO. */
 int mdc_cluster_get(struct mdc_client *c, const char *name, json_object **cluster,
 		    struct mdc_ctx *ctx);
 int mdc_cluster_patch(struct mdc_client *c, const char *name, const json_object *payload,
 		      const struct mdc_strv *mask, enum mdc_update_mode mode,
 		      json_object **op, struct mdc_ctx *ctx);
-
-/* Waiting for an operation (polls every 0.1 s for 2 s, then x1.5, cap 15 s; a
- * Retry-After on the poll's answer is honoured up to 60 s).  PROGRESS: a
- * terminal line with elapsed time and progressMessage on stderr.
- * INTERRUPTED, when set by a signal handler, stops the wait with
- * MDC_ERR_INTERRUPTED (the message says how to resume).  *DONE gets the
- * finished operation; an operation that ended in error is MDC_ERR_OPFAILED. */
-struct mdc_lro_opts {
-	double timeout_s;		/* 0 = default (3600) */
-	bool progress;
-	volatile sig_atomic_t *interrupted;
-	/* With PROGRESS: called after each poll (END = false) and once more
-	 * when the wait ends (END = true; MSG NULL after an error) instead of
-	 * the library's own stderr line, so a front end does the printing.
-	 * MSG is the progressMessage or NULL; borrowed for the call. */
-	void (*progress_fn)(double elapsed_s, const char *msg, bool end, void *arg);
-	void *progress_arg;
-};
-int mdc_lro_wait(struct mdc_client *c, const char *op_name, const struct mdc_lro_opts *o,
-		 json_object **done, struct mdc_ctx *ctx);
-/* The LRO's delay after poll N (0-based): 0.1 s for N < 20, then
- * 0.1 s x1.5^(N-19), capped at 15 s. */
-double mdc_lro_delay(unsigned n);
-
-/* Writer lock (mdc_lock.c): an flock()ed file "mdc-<id>-<hash>.lock" in
- * DIR (NULL: /run/lock when writable, else $TMPDIR or /tmp), the hash
- * taken over ENDPOINT and the full CLUSTER name.  DIR must belong to root
- * or the caller and, when others may write to it, be sticky
- * (MDC_ERR_REFUSED); a symlink or non-regular file at the lock path is
- * refused.  Waits up to TIMEOUT_S (0 = fail at once with
- * MDC_ERR_CONFLICT), telling (mdc_info) after a few seconds and in the
- * error who holds it; stops on *INTERRUPTED or Ctrl-C (mdc_intr_watch)
- * with MDC_ERR_INTERRUPTED.  *FD gets the descriptor to pass to
- * mdc_lock_release. */
-/* How long a writer waits for the lock unless told otherwise: the length
- * of a long operation, not an hour (anyone able to open the file can hold
- * it; the wait names the holder after a few seconds). */
-#define MDC_LOCK_WAIT_DEFAULT_S 600.0
-int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
-		     double timeout_s, volatile sig_atomic_t *interrupted, int *fd,
-		     struct mdc_ctx *ctx);
-void mdc_lock_release(int fd);
-
-/* The safe write (C14): take the writer lock, GET the cluster, wait while
- * it is UPDATING (or fail with no_wait), plan IN against that fresh state,
- * ask CONFIRM (if set; returning false cancels), PATCH with the plan's
- * mask and mode, and unless async wait for the operation.  *PLAN_OUT (if
- * non-NULL) receives the plan that was sent; *OP_OUT the operation. */
-struct mdc_update_opts {
-	struct mdc_plan_opts plan;
-	bool no_wait;
-	bool async;
-	bool dry_run;				/* plan only, send nothing */
-	bool (*confirm)(const struct mdc_plan *plan, void *arg);
-	void *confirm_arg;
-	struct mdc_lro_opts lro;
-	double lock_timeout_s;			/* 0 = the LRO timeout if set, else
-						 * MDC_LOCK_WAIT_DEFAULT_S */
-	double updating_timeout_s;		/* wait for UPDATING to end; 0 = the LRO timeout */
-};
-/* In mdc_update_run: a cancelled confirmation is MDC_ERR_REFUSED with the
- * message "cancelled"; an empty plan returns 0 with *OP_OUT = NULL and
- * sends nothing.  When the PATCH's fate is unknown (timeout, dropped
- * connection) the cluster is read again and the message says whether the
- * change is present, still being applied or absent; nothing is resent. */
-int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
-		   const struct mdc_intent *in, const struct mdc_update_opts *o,
-		   struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx);
 
 #endif

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mdc_buf.h"
-#include "mdc_client.h"
+#include "mdc_lock.h"
 #include "mdc_log.h"
 #include "mdc_proc.h"
 #include "mdc_str.h"

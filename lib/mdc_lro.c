@@ -10,6 +10,7 @@
 #include <time.h>
 #include "mdc_client_int.h"
 #include "mdc_json.h"
+#include "mdc_lro.h"
 #include "mdc_proc.h"
 
 /* most updates finish within a second or two: a look every 0.1 s that

@@ -15,10 +15,13 @@
 #include "mdc_broker.h"
 #include "mdc_client.h"
 #include "mdc_json.h"
+#include "mdc_lock.h"
 #include "mdc_log.h"
+#include "mdc_lro.h"
 #include "mdc_proc.h"
 #include "mdc_str.h"
 #include "mdc_slurmcheck.h"
+#include "mdc_update.h"
 
 /* a writer that keeps finding the cluster changed under it gives up */
 #define MDC_UPDATE_REPLANS 5

@@ -7,8 +7,9 @@
 
 #include <getopt.h>
 #include <stdbool.h>
-#include "mdc_client.h"
 #include "mdc_err.h"
+#include "mdc_rules.h"
+#include "mdc_update.h"
 
 /* getopt_long values of the update options (above any short option) */
 enum {

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mdc_buf.h"
 #include "mdc_json.h"
+#include "mdc_lro.h"
 #include "mdc_pipeline.h"
 #include "mdc_pipeline_filter.h"
 #include "mdc_pr_int.h"
@@ -13,9 +15,6 @@
 /* Persistent resources are served by v1 (P1); pipeline jobs by v1beta1 (P5). */
 #define PR_API "v1"
 #define PJ_API "v1beta1"
-
-/* the most pages a list follows (a loop guard, not a limit anyone meets) */
-#define VX_PAGES_MAX 1000
 
 static int vx_nomem(struct mdc_ctx *ctx)
 {
@@ -32,89 +31,6 @@ int mdc_vertex_parent(const char *project, const char *region, char **out,
 	if (!(*out = mdc_pr_strdupf("projects/%s/locations/%s", project, region)))
 		return vx_nomem(ctx);
 	return 0;
-}
-
-int mdc_vertex_query_add(struct mdc_buf *q, const char *key, const char *val)
-{
-	static const char hex[] = "0123456789ABCDEF";
-
-	if (mdc_buf_addf(q, "%s%s=", q->len ? "&" : "", key))
-		return MDC_ERR_NOMEM;
-	for (const unsigned char *p = (const unsigned char *) val; *p; p++) {
-		char esc[4] = { '%', hex[*p >> 4], hex[*p & 15], '\0' };
-		bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-			     (*p >= '0' && *p <= '9') || strchr("-._~", *p);
-		int rc = plain ? mdc_buf_addc(q, (char) *p) : mdc_buf_adds(q, esc);
-
-		if (rc)
-			return MDC_ERR_NOMEM;
-	}
-	return 0;
-}
-
-/* One page's query: pageSize, filter, orderBy, then pageToken (service
- * tokens carry '=', '+', '/', hence the encoding). */
-static int vx_page_query(const struct mdc_vertex_list_opts *o, const char *token,
-			 struct mdc_buf *q)
-{
-	mdc_buf_reset(q);
-	if (o && o->page_size > 0 && mdc_buf_addf(q, "pageSize=%ld", o->page_size))
-		return MDC_ERR_NOMEM;
-	if (o && o->filter && *o->filter && mdc_vertex_query_add(q, "filter", o->filter))
-		return MDC_ERR_NOMEM;
-	if (o && o->order_by && *o->order_by && mdc_vertex_query_add(q, "orderBy", o->order_by))
-		return MDC_ERR_NOMEM;
-	if (token && mdc_vertex_query_add(q, "pageToken", token))
-		return MDC_ERR_NOMEM;
-	return 0;
-}
-
-int mdc_vertex_list(struct mdc_client *c, const char *path, const char *items,
-		    const struct mdc_vertex_list_opts *o, json_object **out,
-		    struct mdc_ctx *ctx)
-{
-	json_object *all = json_object_new_array(), *resp = NULL;
-	struct mdc_buf q = MDC_BUF_INIT;
-	char *token = NULL;
-	int rc = 0;
-
-	*out = NULL;
-	if (!all)
-		return vx_nomem(ctx);
-	for (int page = 0; page < VX_PAGES_MAX; page++) {
-		json_object *arr;
-		const char *next;
-
-		if (vx_page_query(o, token, &q))
-			goto nomem;
-		if ((rc = mdc_api_call(c, "GET", path, q.s, NULL, &resp, ctx)))
-			goto out;
-		arr = mdc_json_get_arr(resp, items);
-		for (size_t i = 0; arr && i < json_object_array_length(arr); i++)
-			if (json_object_array_add(all, json_object_get(
-							  json_object_array_get_idx(arr, i))))
-				goto nomem;
-		next = mdc_json_get_str(resp, "next_page_token", NULL);
-		free(token);
-		token = NULL;
-		if (!next || !*next)
-			break;
-		if (!(token = strdup(next)))
-			goto nomem;
-		json_object_put(resp);
-		resp = NULL;
-	}
-	*out = all;
-	all = NULL;
-	goto out;
-nomem:
-	rc = vx_nomem(ctx);
-out:
-	mdc_buf_free(&q);
-	free(token);
-	json_object_put(resp);
-	json_object_put(all);
-	return rc;
 }
 
 int mdc_vertex_op_wait(struct mdc_client *c, const json_object *op,
@@ -174,7 +90,7 @@ static int vx_create(struct mdc_client *c, const char *api, const char *parent,
 	int rc;
 
 	*resp = NULL;
-	if ((id && mdc_vertex_query_add(&q, id_param, id)) ||
+	if ((id && mdc_query_add(&q, id_param, id)) ||
 	    mdc_buf_addf(&coll, "/%s", collection))
 		rc = vx_nomem(ctx);
 	else
@@ -187,7 +103,7 @@ static int vx_create(struct mdc_client *c, const char *api, const char *parent,
 /* Every item of API/PARENT/COLLECTION. */
 static int vx_list(struct mdc_client *c, const char *api, const char *parent,
 		   const char *collection, const char *items,
-		   const struct mdc_vertex_list_opts *o, json_object **list, struct mdc_ctx *ctx)
+		   const struct mdc_api_list_opts *o, json_object **list, struct mdc_ctx *ctx)
 {
 	char *path = mdc_pr_strdupf("%s/%s/%s", api, parent, collection);
 	int rc;
@@ -195,7 +111,7 @@ static int vx_list(struct mdc_client *c, const char *api, const char *parent,
 	*list = NULL;
 	if (!path)
 		return vx_nomem(ctx);
-	rc = mdc_vertex_list(c, path, items, o, list, ctx);
+	rc = mdc_api_list(c, path, items, o, list, ctx);
 	free(path);
 	return rc;
 }
@@ -216,7 +132,7 @@ int mdc_pr_get(struct mdc_client *c, const char *name, json_object **res,
 	return vx_call(c, "GET", PR_API, name, NULL, NULL, NULL, res, ctx);
 }
 
-int mdc_pr_list(struct mdc_client *c, const char *parent, const struct mdc_vertex_list_opts *o,
+int mdc_pr_list(struct mdc_client *c, const char *parent, const struct mdc_api_list_opts *o,
 		json_object **list, struct mdc_ctx *ctx)
 {
 	return vx_list(c, PR_API, parent, "persistentResources", "persistent_resources", o,
@@ -230,7 +146,7 @@ int mdc_pr_update(struct mdc_client *c, const char *name, const json_object *bod
 	int rc;
 
 	*op = NULL;
-	if (mdc_vertex_query_add(&q, "updateMask", mask ? mask : ""))
+	if (mdc_query_add(&q, "updateMask", mask ? mask : ""))
 		rc = vx_nomem(ctx);
 	else
 		rc = vx_call(c, "PATCH", PR_API, name, NULL, q.s, body, op, ctx);
@@ -286,7 +202,7 @@ int mdc_pipeline_get(struct mdc_client *c, const char *name, json_object **job,
 }
 
 int mdc_pipeline_list(struct mdc_client *c, const char *parent,
-		      const struct mdc_vertex_list_opts *o, json_object **list,
+		      const struct mdc_api_list_opts *o, json_object **list,
 		      struct mdc_ctx *ctx)
 {
 	return vx_list(c, PJ_API, parent, "pipelineJobs", "pipeline_jobs", o, list, ctx);

@@ -1,10 +1,12 @@
 /* test_client.c - unit tests for the client library: settings, cluster
- * names, loopback rule, C15 error parsing, backoff shapes, the writer
+ * names, loopback rule, C15 error parsing, query encoding, backoff
+ * shapes, the writer
  * lock and the explicit auth sources, bounded file reads, interrupts and
  * core dumps.  (owner: client) */
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +21,8 @@
 #include <cmocka.h>
 #include "mdc_client.h"
 #include "mdc_err.h"
+#include "mdc_lock.h"
+#include "mdc_lro.h"
 #include "mdc_proc.h"
 #include "mdc_str.h"
 
@@ -237,6 +241,48 @@ static void test_api_error(void **state)
 	mdc_ctx_clear(&ctx);
 	assert_int_equal(mdc_api_error(503, NULL, 0, NULL, &ctx), MDC_ERR_API);
 	assert_string_equal(ctx.status, "UNAVAILABLE");
+}
+
+/* mdc_query_add: every byte but RFC 3986's unreserved ones is encoded,
+ * UTF-8 byte by byte, whatever the locale says a letter is. */
+static void test_query_add(void **state)
+{
+	static const struct { const char *val, *want; } tab[] = {
+		{ "AZaz09-._~", "AZaz09-._~" },
+		{ ":/?#[]@", "%3A%2F%3F%23%5B%5D%40" },
+		{ "!$&'()*+,;=", "%21%24%26%27%28%29%2A%2B%2C%3B%3D" },
+		{ "a b", "a%20b" },
+		{ "%20", "%2520" },
+		{ "\"\\<>^`{|}", "%22%5C%3C%3E%5E%60%7B%7C%7D" },
+		{ "\t\n\x7f", "%09%0A%7F" },
+		{ "caf\xc3\xa9 \xe6\x97\xa5", "caf%C3%A9%20%E6%97%A5" },
+		{ "\xff\x80", "%FF%80" },
+		{ "", "" },
+	};
+	struct mdc_buf q = MDC_BUF_INIT;
+	char want[128];
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		mdc_buf_reset(&q);
+		assert_int_equal(mdc_query_add(&q, "k", tab[i].val), 0);
+		snprintf(want, sizeof(want), "k=%s", tab[i].want);
+		assert_string_equal(mdc_buf_str(&q), want);
+	}
+	/* pairs are joined with '&'; an empty value keeps its '=' */
+	mdc_buf_reset(&q);
+	assert_int_equal(mdc_query_add(&q, "pageSize", "1"), 0);
+	assert_int_equal(mdc_query_add(&q, "filter", ""), 0);
+	assert_int_equal(mdc_query_add(&q, "pageToken", "a=="), 0);
+	assert_string_equal(mdc_buf_str(&q), "pageSize=1&filter=&pageToken=a%3D%3D");
+	/* a Latin-1 locale calls 0xE9 a letter: it is encoded all the same */
+	if (setlocale(LC_CTYPE, "en_US.ISO-8859-1") || setlocale(LC_CTYPE, "de_DE.ISO-8859-1")) {
+		mdc_buf_reset(&q);
+		assert_int_equal(mdc_query_add(&q, "k", "\xe9"), 0);
+		assert_string_equal(mdc_buf_str(&q), "k=%E9");
+		setlocale(LC_CTYPE, "C");
+	}
+	mdc_buf_free(&q);
 }
 
 static void test_backoff(void **state)
@@ -623,6 +669,7 @@ int main(void)
 		cmocka_unit_test(test_loopback),
 		cmocka_unit_test(test_http_refuses),
 		cmocka_unit_test(test_api_error),
+		cmocka_unit_test(test_query_add),
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_lock),
 		cmocka_unit_test(test_read_regular),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include "mdc_client.h"
 #include "mdc_json.h"
+#include "mdc_lro.h"
 #include "mdc_pipeline.h"
 #include "mdc_pr.h"
 #include "mdc_str.h"
@@ -106,8 +107,8 @@ static void test_query_and_parent(void **state)
 	char *parent = NULL;
 
 	(void) state;
-	assert_int_equal(mdc_vertex_query_add(&q, "filter", "state=\"A B\"/+~-_.z9"), 0);
-	assert_int_equal(mdc_vertex_query_add(&q, "pageToken", "a=="), 0);
+	assert_int_equal(mdc_query_add(&q, "filter", "state=\"A B\"/+~-_.z9"), 0);
+	assert_int_equal(mdc_query_add(&q, "pageToken", "a=="), 0);
 	assert_string_equal(mdc_buf_str(&q),
 			    "filter=state%3D%22A%20B%22%2F%2B~-_.z9&pageToken=a%3D%3D");
 	mdc_buf_free(&q);
@@ -166,7 +167,7 @@ static json_object *pr_make(struct emu *e, const char *id, bool sa)
 static void test_pr_calls(void **state)
 {
 	struct emu *e = *state;
-	struct mdc_vertex_list_opts lo = { .page_size = 1 };
+	struct mdc_api_list_opts lo = { .page_size = 1 };
 	struct mdc_lro_opts wo = { 0 };
 	json_object *list = NULL, *op = NULL, *done = NULL, *res, *cur = NULL, *body = NULL;
 	struct mdc_pr_update_opts uo = { 0 };
@@ -273,7 +274,7 @@ static void test_pipeline_calls(void **state)
 	struct emu *e = *state;
 	const char *rname = PARENT "/persistentResources/vx-run";
 	json_object *res, *body, *job = NULL, *list = NULL, *op = NULL, *done = NULL, *timing;
-	struct mdc_vertex_list_opts lo = { .page_size = 1 };
+	struct mdc_api_list_opts lo = { .page_size = 1 };
 	struct mdc_pipeline_wait_opts wo = { .timeout_s = 60 };
 	struct mdc_lro_opts lro = { 0 };
 	struct mdc_ctx ctx;

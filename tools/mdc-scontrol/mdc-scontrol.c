@@ -20,6 +20,7 @@
 #include "mdc_live.h"
 #include "mdc_log.h"
 #include "mdc_proc.h"
+#include "mdc_update.h"
 #include "mdc_value.h"
 #include "mdc_updopt.h"
 #include "scargs.h"

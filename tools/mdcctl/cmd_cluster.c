@@ -8,9 +8,11 @@
 #include <unistd.h>
 #include "mdc_buf.h"
 #include "mdc_json.h"
+#include "mdc_lro.h"
 #include "mdc_proc.h"
 #include "mdc_rules.h"
 #include "mdc_str.h"
+#include "mdc_update.h"
 #include "mdcctl.h"
 
 /* "a, b" from the string array ARR (or FIELD of each object in it). */

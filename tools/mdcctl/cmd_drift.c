@@ -29,6 +29,7 @@
 #include "sc_conf.h"
 #include "sc_options.h"
 #include "sc_render.h"
+#include "mdc_update.h"
 #include "mdc_value.h"
 #include "mdcctl.h"
 

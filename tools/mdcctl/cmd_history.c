@@ -10,6 +10,7 @@
 #include "mdc_broker.h"
 #include "mdc_buf.h"
 #include "mdc_json.h"
+#include "mdc_update.h"
 #include "mdcctl.h"
 
 static int history_connect(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,

@@ -24,6 +24,7 @@
 #include "mdc_run.h"
 #include "mdc_slurmcheck.h"
 #include "mdc_str.h"
+#include "mdc_update.h"
 #include "mdc_verify.h"
 #include "sc_conf.h"
 #include "sc_options.h"

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "mdc_buf.h"
 #include "mdc_json.h"
+#include "mdc_lro.h"
 #include "cmd_vertex.h"
 
 const struct option vx_common_opts[] = { VX_COMMON_OPTS, VX_END_OPTS };

@@ -15,9 +15,11 @@
 #include "mdc_json.h"
 #include "mdc_live.h"
 #include "mdc_log.h"
+#include "mdc_lro.h"
 #include "mdc_proc.h"
 #include "mdc_rules.h"
 #include "mdc_str.h"
+#include "mdc_update.h"
 #include "sc_options.h"
 #include "mdcctl.h"
 

@@ -11,6 +11,7 @@
 #include "mdc_client.h"
 #include "mdc_err.h"
 #include "mdc_intent.h"
+#include "mdc_update.h"
 #include "mdc_updopt.h"
 
 /* TEXT: the command's own text; JSON: a document (printed as json, yaml

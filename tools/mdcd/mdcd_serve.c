@@ -26,6 +26,7 @@
 #include "mdc_plan.h"
 #include "mdc_rules.h"
 #include "mdc_str.h"
+#include "mdc_update.h"
 #include "mdcd.h"
 
 /* the request line must arrive soon; a confirmation may take a human */

@@ -1,0 +1,41 @@
+/* mdc_update.h - the safe read-modify-write of a cluster (mdc_update.c,
+ * C14): writer lock, fresh GET, plan, PATCH, wait, read back.
+ * (owner: client) */
+#ifndef MDC_UPDATE_H
+#define MDC_UPDATE_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+#include "mdc_client.h"
+#include "mdc_err.h"
+#include "mdc_intent.h"
+#include "mdc_lro.h"
+#include "mdc_plan.h"
+
+/* The safe write (C14): take the writer lock, GET the cluster, wait while
+ * it is UPDATING (or fail with no_wait), plan IN against that fresh state,
+ * ask CONFIRM (if set; returning false cancels), PATCH with the plan's
+ * mask and mode, and unless async wait for the operation.  *PLAN_OUT (if
+ * non-NULL) receives the plan that was sent; *OP_OUT the operation. */
+struct mdc_update_opts {
+	struct mdc_plan_opts plan;
+	bool no_wait;
+	bool async;
+	bool dry_run;				/* plan only, send nothing */
+	bool (*confirm)(const struct mdc_plan *plan, void *arg);
+	void *confirm_arg;
+	struct mdc_lro_opts lro;
+	double lock_timeout_s;			/* 0 = the LRO timeout if set, else
+						 * MDC_LOCK_WAIT_DEFAULT_S (mdc_lock.h) */
+	double updating_timeout_s;		/* wait for UPDATING to end; 0 = the LRO timeout */
+};
+/* In mdc_update_run: a cancelled confirmation is MDC_ERR_REFUSED with the
+ * message "cancelled"; an empty plan returns 0 with *OP_OUT = NULL and
+ * sends nothing.  When the PATCH's fate is unknown (timeout, dropped
+ * connection) the cluster is read again and the message says whether the
+ * change is present, still being applied or absent; nothing is resent. */
+int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
+		   const struct mdc_intent *in, const struct mdc_update_opts *o,
+		   struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx);
+
+#endif
