@@ -20,11 +20,15 @@
 #include "sc_dump.h"
 #include "mdcctl.h"
 
+#define CONF_CHECK_FORM "mdcctl conf check [--lenient] [--template] FILE...\n"
+#define CONF_DUMP_FORM "mdcctl conf dump [--lenient] [--template] FILE [--format json]\n"
+#define CONF_FLAGS_HELP \
+	"  --lenient   unknown keys, bad values, missing includes, Slurm's verdict are warnings\n" \
+	"  --template  read template tokens ({{ }}, {% %}, <% %>, {name}) as opaque values"
 static const char conf_usage[] =
-	"usage: mdcctl conf check [--lenient] [--template] FILE...\n"
-	"       mdcctl conf dump [--lenient] [--template] FILE [--format json]\n"
-	"  --lenient   unknown keys, bad values, missing includes, Slurm's verdict are warnings\n"
-	"  --template  read template tokens ({{ }}, {% %}, <% %>, {name}) as opaque values";
+	"usage: " CONF_CHECK_FORM "   or: " CONF_DUMP_FORM CONF_FLAGS_HELP;
+static const char conf_check_usage[] = "usage: " CONF_CHECK_FORM CONF_FLAGS_HELP;
+static const char conf_dump_usage[] = "usage: " CONF_DUMP_FORM CONF_FLAGS_HELP;
 
 static void print_diags(const struct sc_conf *c)
 {
@@ -65,28 +69,30 @@ static int load(const char *path, unsigned flags, struct sc_conf **out, char **t
 	return rc;
 }
 
-/* Take --lenient / --template out of ARGV (in place); returns the
- * remaining count, or -1 after a usage error on an unknown option. */
-static int conf_flags(struct mdcctl *g, int argc, char **argv, unsigned *flags, int *rc)
+/* --lenient, --template and --help of ARGV (ARGV[0] the subcommand, USAGE
+ * its usage; the files follow from ARGV[optind]); -1 to go on, else the
+ * exit status. */
+static int conf_flags(struct mdcctl *g, int argc, char **argv, const char *usage,
+		      unsigned *flags)
 {
-	int i, n = 0;
-	bool files = false;
+	enum { O_LENIENT = 256, O_TEMPLATE };
+	static const struct option opts[] = {
+		{ "lenient", no_argument, NULL, O_LENIENT },
+		{ "template", no_argument, NULL, O_TEMPLATE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, rc = 0;
 
 	*flags = 0;
-	for (i = 0; i < argc; i++) {
-		if (!files && !strcmp(argv[i], "--lenient"))
-			*flags |= SC_PARSE_LENIENT;
-		else if (!files && !strcmp(argv[i], "--template"))
-			*flags |= SC_PARSE_TEMPLATE;
-		else if (!files && !strcmp(argv[i], "--"))
-			files = true;
-		else if (!files && argv[i][0] == '-' && argv[i][1]) {
-			*rc = mdcctl_usage(g, "conf: unknown option '%s'\n%s", argv[i], conf_usage);
-			return -1;
-		} else
-			argv[n++] = argv[i];
+	while ((opt = mdcctl_getopt(g, argc, argv, "h", opts, &rc)) != -1 && opt != '?') {
+		if (opt == 'h') {
+			puts(usage);
+			return 0;
+		}
+		*flags |= opt == O_LENIENT ? SC_PARSE_LENIENT : SC_PARSE_TEMPLATE;
 	}
-	return n;
+	return rc ? rc : -1;
 }
 
 /* The verdict on PATH (parsed cleanly into C; TEXT: its text, or NULL when
@@ -152,11 +158,13 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 	bool judge, slurm;
 	char libbuf[4096];
 
-	argc = conf_flags(g, argc, argv, &flags, &worst);
-	if (argc < 0)
+	if ((worst = conf_flags(g, argc, argv, conf_check_usage, &flags)) >= 0)
 		return worst;
+	worst = 0;
+	argc -= optind;
+	argv += optind;
 	if (argc < 1)
-		return mdcctl_usage(g, "conf check: give one or more files\n%s", conf_usage);
+		return mdcctl_usage(g, "conf check: give one or more files\n%s", conf_check_usage);
 	if (g->format == MDCCTL_JSON && !(arr = json_object_new_array()))
 		return mdc_exit_code(MDC_ERR_NOMEM);
 	/* Slurm's own check reads the text as it is: keep it only then */
@@ -241,11 +249,12 @@ static int conf_dump(struct mdcctl *g, int argc, char **argv)
 	unsigned flags;
 	int rc = 0;
 
-	argc = conf_flags(g, argc, argv, &flags, &rc);
-	if (argc < 0)
+	if ((rc = conf_flags(g, argc, argv, conf_dump_usage, &flags)) >= 0)
 		return rc;
+	argc -= optind;
+	argv += optind;
 	if (argc != 1)
-		return mdcctl_usage(g, "conf dump: give exactly one file\n%s", conf_usage);
+		return mdcctl_usage(g, "conf dump: give exactly one file\n%s", conf_dump_usage);
 	rc = load(argv[0], flags, &c, NULL);
 	if (c)
 		print_diags(c);
@@ -284,8 +293,12 @@ int cmd_conf(struct mdcctl *g, int argc, char **argv)
 
 	if (argc < 2)
 		return mdcctl_usage(g, "conf: give a subcommand\n%s", conf_usage);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		puts(conf_usage);
+		return 0;
+	}
 	for (i = 0; i < sizeof(conf_cmds) / sizeof(conf_cmds[0]); i++)
 		if (!strcmp(argv[1], conf_cmds[i].name))
-			return conf_cmds[i].fn(g, argc - 2, argv + 2);
+			return conf_cmds[i].fn(g, argc - 1, argv + 1);
 	return mdcctl_usage(g, "conf: unknown subcommand '%s'\n%s", argv[1], conf_usage);
 }

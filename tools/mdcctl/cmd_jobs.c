@@ -16,13 +16,18 @@
 #include "mdc_managed.h"
 #include "mdcctl.h"
 
+#define JOBS_LIST_FORM "mdcctl jobs [list]\n"
+#define JOBS_ENFORCE_FORM "mdcctl jobs enforce [--once] [--interval SECONDS]\n"
+#define JOBS_LIST_HELP \
+	"  list      jobs with a wait policy, their remaining wait and what happens next"
+#define JOBS_ENFORCE_HELP \
+	"  enforce   act on expired waits: move to the fallback partition or cancel\n" \
+	"  --once    one cycle, then exit (for a systemd timer or cron)\n" \
+	"  --interval SECONDS  between cycles (default 30)"
 static const char jobs_usage[] =
-	"usage: mdcctl jobs [list]\n"
-	"       mdcctl jobs enforce [--once] [--interval SECONDS]\n"
-	"  list      jobs with a wait policy, their remaining wait and what happens next\n"
-	"  enforce   act on expired waits: move to the fallback partition or cancel\n"
-	"  --once    one cycle, then exit (for a systemd timer or cron)\n"
-	"  --interval SECONDS  between cycles (default 30)";
+	"usage: " JOBS_LIST_FORM "   or: " JOBS_ENFORCE_FORM JOBS_LIST_HELP "\n" JOBS_ENFORCE_HELP;
+static const char jobs_list_usage[] = "usage: " JOBS_LIST_FORM JOBS_LIST_HELP;
+static const char jobs_enforce_usage[] = "usage: " JOBS_ENFORCE_FORM JOBS_ENFORCE_HELP;
 
 /* What happens next, in words, for the listing. */
 static const char *jobs_next(const struct mdc_jobs_entry *e, char *buf, size_t size)
@@ -146,39 +151,72 @@ static int jobs_slurm_init(struct mdcctl *g)
 	return 0;
 }
 
-int cmd_jobs(struct mdcctl *g, int argc, char **argv)
+/* `jobs [list]`: no options but --help, no arguments; ARGV[0] "jobs"
+ * (USAGE: all of jobs') or "list". */
+static int jobs_list_cmd(struct mdcctl *g, int argc, char **argv, const char *usage)
 {
-	bool once = false;
-	long interval = 30;
-	int i = 1, rc;
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	int opt, rc = 0;
 
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		puts(jobs_usage);
+	/* one call: any option but --help is an error */
+	if ((opt = mdcctl_getopt(g, argc, argv, "h", opts, &rc)) == 'h') {
+		puts(usage);
 		return 0;
 	}
-	if (argc == 1 || !strcmp(argv[1], "list")) {
-		if (argc > 2)
-			return mdcctl_usage(g, "jobs list takes no arguments\n%s", jobs_usage);
-		if ((rc = jobs_slurm_init(g)))
-			return rc;
-		return mdcctl_finish(jobs_list(g));
-	}
-	if (strcmp(argv[1], "enforce"))
-		return mdcctl_usage(g, "unknown jobs command '%s'\n%s", argv[1], jobs_usage);
-	for (i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--once")) {
-			once = true;
-		} else if (!strcmp(argv[i], "--interval") && i + 1 < argc) {
-			struct mdc_ctx ctx = { 0 };
+	if (rc)
+		return rc;
+	if (optind < argc)
+		return mdcctl_usage(g, "jobs list takes no arguments\n%s", jobs_list_usage);
+	if ((rc = jobs_slurm_init(g)))
+		return rc;
+	return mdcctl_finish(jobs_list(g));
+}
 
-			if (mdc_jobs_interval_parse(argv[++i], false, "--interval", &interval, &ctx))
-				return mdcctl_usage(g, "%s", ctx.msg);
-		} else {
-			return mdcctl_usage(g, "unknown jobs enforce argument '%s'\n%s", argv[i],
-					    jobs_usage);
+/* `jobs enforce [--once] [--interval SECONDS]` (ARGV[0] "enforce") */
+static int jobs_enforce_cmd(struct mdcctl *g, int argc, char **argv)
+{
+	enum { O_ONCE = 256, O_INTERVAL };
+	static const struct option opts[] = {
+		{ "once", no_argument, NULL, O_ONCE },
+		{ "interval", required_argument, NULL, O_INTERVAL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mdc_ctx ctx = { 0 };
+	bool once = false;
+	long interval = 30;
+	int opt, rc = 0;
+
+	while ((opt = mdcctl_getopt(g, argc, argv, "h", opts, &rc)) != -1 && opt != '?') {
+		if (opt == 'h') {
+			puts(jobs_enforce_usage);
+			return 0;
 		}
+		if (opt == O_ONCE)
+			once = true;
+		else if (mdc_jobs_interval_parse(optarg, false, "--interval", &interval, &ctx))
+			return mdcctl_usage(g, "%s", ctx.msg);
 	}
+	if (rc)
+		return rc;
+	if (optind < argc)
+		return mdcctl_usage(g, "jobs enforce: unexpected argument '%s'\n%s", argv[optind],
+				    jobs_enforce_usage);
 	if ((rc = jobs_slurm_init(g)))
 		return rc;
 	return mdcctl_finish(jobs_enforce(g, once, interval));
+}
+
+int cmd_jobs(struct mdcctl *g, int argc, char **argv)
+{
+	/* no subcommand (options or nothing after "jobs") is list */
+	if (argc == 1 || argv[1][0] == '-')
+		return jobs_list_cmd(g, argc, argv, jobs_usage);
+	if (!strcmp(argv[1], "list"))
+		return jobs_list_cmd(g, argc - 1, argv + 1, jobs_list_usage);
+	if (!strcmp(argv[1], "enforce"))
+		return jobs_enforce_cmd(g, argc - 1, argv + 1);
+	return mdcctl_usage(g, "unknown jobs command '%s'\n%s", argv[1], jobs_usage);
 }

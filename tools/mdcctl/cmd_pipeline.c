@@ -41,7 +41,7 @@ static const struct vx_cmd pj_run_cmd = {
 	"         --pipeline-root=gs://BUCKET/DIR [--parameter=K=V]... [--display-name=N]\n"
 	"         [--job-id=ID] [--labels=K=V,...] [--project=P] [--region=L]\n"
 	"         [--dry-run] [--format=text|json]",
-	pj_run_opts, "h", false, "pipelines run", NULL,
+	pj_run_opts, "h", NULL,
 };
 
 /* Everything local first: the names, the file, the flags, the parameters.
@@ -226,7 +226,7 @@ static int pj_describe(struct mdcctl *g, int argc, char **argv)
 {
 	static const struct vx_get o = {
 		{ "mdcctl pipelines describe JOB_ID|NAME [--project=P] [--region=L] "
-		  "[--format=text|json]", vx_yes_opts, "hq", false, "pipelines describe", PJ_ONE },
+		  "[--format=text|json]", vx_common_opts, "h", PJ_ONE },
 		mdc_pipeline_job_name, mdc_pipeline_get, pj_describe_print,
 	};
 
@@ -264,7 +264,7 @@ static int pj_cancel(struct mdcctl *g, int argc, char **argv)
 {
 	static const struct vx_get o = {
 		{ "mdcctl pipelines cancel JOB_ID|NAME [--project=P] [--region=L] "
-		  "[--format=text|json]", vx_yes_opts, "hq", false, "pipelines cancel", PJ_ONE },
+		  "[--format=text|json]", vx_common_opts, "h", PJ_ONE },
 		mdc_pipeline_job_name, pj_cancel_call, pj_cancel_print,
 	};
 
@@ -286,7 +286,7 @@ static int pj_delete(struct mdcctl *g, int argc, char **argv)
 {
 	static const struct vx_write w = {
 		{ "mdcctl pipelines delete JOB_ID|NAME [--project=P] [--region=L] [--async] [--yes] "
-		  "[--format=text|json]", vx_yes_opts, "hq", true, "pipelines delete", PJ_ONE },
+		  "[--format=text|json]", vx_yes_opts, "hq", PJ_ONE },
 		mdc_pipeline_job_name, mdc_pipeline_delete, "pipeline job", true, pj_delete_note,
 		"Deleted",
 	};
@@ -353,7 +353,7 @@ static int pj_wait(struct mdcctl *g, int argc, char **argv)
 	static const struct vx_cmd cmd = {
 		"mdcctl pipelines wait JOB_ID|NAME [--project=P] [--region=L] [--format=text|json]\n"
 		"exits 0 when the run SUCCEEDED, non-zero when it FAILED or was CANCELLED",
-		vx_common_opts, "h", false, "pipelines wait", PJ_ONE,
+		vx_common_opts, "h", PJ_ONE,
 	};
 	struct mdc_pipeline_wait_opts wo = { 0 };
 	json_object *job = NULL;
@@ -431,7 +431,7 @@ static int pj_list(struct mdcctl *g, int argc, char **argv)
 	static const struct vx_cmd cmd = {
 		"mdcctl pipelines list [--project=P] [--region=L] [--filter=EXPR] "
 		"[--sort-by=[~]FIELD,...] [--page-size=N] [--format=text|json]",
-		pj_list_opts, "h", false, "list", NULL,
+		pj_list_opts, "h", NULL,
 	};
 	struct mdc_vertex_list_opts lo = { 0 };
 	json_object *all = NULL;

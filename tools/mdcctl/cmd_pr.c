@@ -66,7 +66,7 @@ static const struct vx_cmd pr_create_cmd = {
 	"          disk-size=GB[,id=POOL]]... [--config=FILE]\n"
 	"         [--enable-custom-service-account] [--labels=K=V,...] [--network=NET]\n"
 	"         [--async] [--dry-run] [--format=text|json]",
-	pr_create_opts, "h", false, "persistent-resources create", NULL,
+	pr_create_opts, "h", NULL,
 };
 
 /* P2, P3, P4: the body from the flags, checked before anything is sent */
@@ -155,7 +155,7 @@ out:
 static const struct vx_cmd pr_list_cmd = {
 	"mdcctl persistent-resources list [--project=P] [--region=L] [--page-size=N] "
 	"[--format=text|json]",
-	vx_common_opts, "h", false, "list", NULL,
+	vx_common_opts, "h", NULL,
 };
 
 static int pr_list(struct mdcctl *g, int argc, char **argv)
@@ -198,8 +198,7 @@ static int pr_describe(struct mdcctl *g, int argc, char **argv)
 {
 	static const struct vx_get o = {
 		{ "mdcctl persistent-resources describe ID|NAME [--project=P] [--region=L] "
-		  "[--format=text|json]", vx_yes_opts, "hq", true, "persistent-resources describe",
-		  PR_ONE },
+		  "[--format=text|json]", vx_yes_opts, "hq", PR_ONE },
 		mdc_pr_resource_name, mdc_pr_get, NULL,
 	};
 
@@ -224,8 +223,7 @@ static int pr_delete(struct mdcctl *g, int argc, char **argv)
 {
 	static const struct vx_write w = {
 		{ "mdcctl persistent-resources delete ID|NAME [--project=P] [--region=L] "
-		  "[--async] [--yes]", vx_yes_opts, "hq", true, "persistent-resources delete",
-		  PR_ONE },
+		  "[--async] [--yes]", vx_yes_opts, "hq", PR_ONE },
 		mdc_pr_resource_name, mdc_pr_delete, "persistent resource", true, pr_delete_note,
 		"Deleted",
 	};
@@ -237,8 +235,7 @@ static int pr_reboot(struct mdcctl *g, int argc, char **argv)
 {
 	static const struct vx_write w = {
 		{ "mdcctl persistent-resources reboot ID|NAME [--project=P] [--region=L] "
-		  "[--async] [--yes]", vx_yes_opts, "hq", true, "persistent-resources reboot",
-		  PR_ONE },
+		  "[--async] [--yes]", vx_yes_opts, "hq", PR_ONE },
 		mdc_pr_resource_name, mdc_pr_reboot, "persistent resource", false,
 		pr_reboot_note, "Rebooted",
 	};
@@ -265,7 +262,7 @@ static const struct vx_cmd pr_update_cmd = {
 	"         [--clear-labels] [--resource-pool-spec=id=POOL,replica-count=N]...\n"
 	"         [--resource-pool-spec=id=POOL,min-replica-count=A,max-replica-count=B]...\n"
 	"         [--async] [--dry-run] [--format=text|json]",
-	pr_update_opts, "h", false, "persistent-resources update", PR_ONE,
+	pr_update_opts, "h", PR_ONE,
 };
 
 /* UpdatePersistentResource: read the resource (pools are matched by id

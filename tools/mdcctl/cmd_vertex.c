@@ -76,8 +76,6 @@ static int vx_global(struct vx_run *r, int opt, int *rc)
 		return 0;
 	case O_YES:
 	case 'q':
-		if (!r->cmd->takes_yes)
-			return 1;
 		r->g->yes = true;
 		return 0;
 	default:
@@ -85,8 +83,8 @@ static int vx_global(struct vx_run *r, int opt, int *rc)
 	}
 }
 
-/* OPT into R->a by the field table; false if it has no field. */
-static bool vx_store(struct vx_run *r, int opt, int *rc)
+/* OPT into R->a by the field table (every option of a table has one). */
+static void vx_store(struct vx_run *r, int opt, int *rc)
 {
 	for (size_t i = 0; i < sizeof(vx_fields) / sizeof(vx_fields[0]); i++) {
 		char *p = (char *) &r->a + vx_fields[i].off;
@@ -101,33 +99,37 @@ static bool vx_store(struct vx_run *r, int opt, int *rc)
 				*rc = vx_nomem(r);
 			break;
 		}
-		return true;
+		return;
 	}
-	return false;
 }
 
 int vx_begin(struct mdcctl *g, const struct vx_cmd *cmd, int argc, char **argv,
 	     struct vx_run *r)
 {
-	int opt, rc = -1;
+	char where[128];
+	const char *w = mdcctl_where(g, argv[0], where, sizeof(where));
+	int opt, rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	r->g = g;
 	r->cmd = cmd;
 	mdc_ctx_clear(&r->ctx);
 	optind = 0;
-	while (rc < 0 && (opt = getopt_long(argc, argv, cmd->shortopts, cmd->opts, NULL)) != -1) {
-		if (!vx_global(r, opt, &rc) || (opt != 'h' && vx_store(r, opt, &rc)))
-			continue;
-		rc = opt == 'h' ? 0 : 2;
-		fprintf(rc ? stderr : stdout, "usage: %s\n", cmd->usage);
+	while (!rc && (opt = mdcctl_getopt(g, argc, argv, cmd->shortopts, cmd->opts, &rc)) != -1 &&
+	       opt != '?') {
+		if (opt == 'h') {
+			printf("usage: %s\n", cmd->usage);
+			return 0;
+		}
+		if (vx_global(r, opt, &rc))
+			vx_store(r, opt, &rc);
 	}
-	if (rc >= 0)
+	if (rc)
 		return rc;
 	if (cmd->one && optind != argc - 1)
-		return mdcctl_usage(g, "%s: give one %s", cmd->what, cmd->one);
+		return mdcctl_usage(g, "%s: give one %s", w, cmd->one);
 	if (!cmd->one && optind < argc)
-		return mdcctl_usage(g, "%s: unexpected argument '%s'", cmd->what, argv[optind]);
+		return mdcctl_usage(g, "%s: unexpected argument '%s'", w, argv[optind]);
 	r->arg = cmd->one ? argv[optind] : NULL;
 	return -1;
 }
@@ -279,7 +281,7 @@ int vx_dispatch(struct mdcctl *g, int argc, char **argv, const struct vx_sub *su
 		for (size_t i = 0; i < n; i++)
 			fprintf(f, " %s", subs[i].name);
 		fprintf(f, "\n\nSee mdcctl-persistent-resources(1).\n");
-		return argc < 2 ? 2 : 0;
+		return argc < 2 ? mdc_exit_code(MDC_ERR_USAGE) : 0;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(argv[1], subs[i].name))

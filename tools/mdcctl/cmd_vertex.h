@@ -51,9 +51,7 @@ struct vx_args {
 struct vx_cmd {
 	const char *usage;		/* printed after "usage: " for -h and errors */
 	const struct option *opts;	/* VX_COMMON_OPTS and its own */
-	const char *shortopts;		/* "h", or "hq" where -q means --yes */
-	bool takes_yes;			/* --yes / -q / --quiet accepted */
-	const char *what;		/* "persistent-resources create": messages */
+	const char *shortopts;		/* "h", or "hq" with vx_yes_opts (-q: --yes) */
 	const char *one;		/* the one argument ("persistent resource (ID or
 					 * full name)"), NULL = no argument */
 };
@@ -71,8 +69,9 @@ struct vx_run {
 	struct mdc_ctx ctx;
 };
 
-/* Parse ARGV for CMD into R (zeroed here).  -1 to go on, else the exit
- * status (help, usage error); vx_end R in both cases. */
+/* Parse ARGV (ARGV[0] the subcommand) for CMD into R (zeroed here) with
+ * mdcctl_getopt.  -1 to go on, else the exit status (help, usage error);
+ * vx_end R in both cases. */
 int vx_begin(struct mdcctl *g, const struct vx_cmd *cmd, int argc, char **argv,
 	     struct vx_run *r);
 /* Settings, then NAME_FN's full name of the argument (when NAME_FN), the

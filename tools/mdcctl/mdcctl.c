@@ -44,8 +44,8 @@ static const struct mdcctl_cmd {
 	const char *usage;
 } mdcctl_cmds[] = {
 	{ "apply", cmd_apply, CMD_W | CMD_OWN_HELP, "plan, confirm, PATCH, wait and verify a slurm.conf", NULL },
-	{ "conf", cmd_conf, CMD_FORMAT, "check or dump slurm.conf files (no cluster needed)",
-	  "mdcctl conf check [--lenient] [--template] FILE...\nmdcctl conf dump FILE" },
+	{ "conf", cmd_conf, CMD_FORMAT | CMD_OWN_HELP,
+	  "check or dump slurm.conf files (no cluster needed)", NULL },
 	{ "config", cmd_config, CMD_W, "cluster-scope Slurm settings: show|get|set|unset",
 	  "mdcctl config show|get KEY|set KEY=VALUE...|unset KEY...\n"
 	  "unset removes settings: it asks on a terminal, else needs --yes" },
@@ -60,8 +60,8 @@ static const struct mdcctl_cmd {
 	  "mdcctl epilog list|add FILE|remove INDEX|replace FILE..." },
 	{ "history", cmd_history, CMD_FORMAT, "the writes mdcd recorded (needs the broker)",
 	  "mdcctl history [--all]" },
-	{ "jobs", cmd_jobs, CMD_FORMAT, "job wait policy: list|enforce (local slurmctld, no cluster needed)",
-	  "mdcctl jobs [list]\nmdcctl jobs enforce [--once] [--interval SECONDS]" },
+	{ "jobs", cmd_jobs, CMD_FORMAT | CMD_OWN_HELP,
+	  "job wait policy: list|enforce (local slurmctld, no cluster needed)", NULL },
 	{ "labels", cmd_labels, CMD_W, "cluster labels: list|set|unset",
 	  "mdcctl labels list|set KEY=VALUE...|unset KEY..." },
 	{ "list", cmd_list, CMD_FORMAT, "list the clusters of a project and region",
@@ -248,25 +248,50 @@ int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_c
 	return 0;
 }
 
+const char *mdcctl_where(const struct mdcctl *g, const char *argv0, char *buf, size_t size)
+{
+	if (!g->cmd || !strcmp(g->cmd, argv0))
+		return argv0;
+	snprintf(buf, size, "%s %s", g->cmd, argv0);
+	return buf;
+}
+
+/* Whether getopt_long's '?' for TOK is "--flag=VALUE" of a flag without
+ * a value (optopt is then the flag's val; for a short option its letter). */
+static bool mdcctl_valued_flag(const struct option *longopts, const char *tok)
+{
+	if (!optopt || strncmp(tok, "--", 2) || !strchr(tok, '='))
+		return false;
+	for (const struct option *o = longopts; o && o->name; o++)
+		if (o->val == optopt && o->has_arg == no_argument)
+			return true;
+	return false;
+}
+
 int mdcctl_getopt(struct mdcctl *g, int argc, char **argv, const char *shortopts,
 		  const struct option *longopts, int *rc)
 {
-	char opts[64];
+	char opts[64], where[128];
+	const char *w;
 	int c;
 
 	/* ':' first: a missing value is told apart from an unknown option */
 	snprintf(opts, sizeof(opts), ":%s", shortopts ? shortopts : "");
 	opterr = 0;
 	c = getopt_long(argc, argv, opts, longopts, NULL);
-	if (c == '?') {
-		*rc = optopt && optopt < 256 && isprint(optopt) ?
-		      mdcctl_usage(g, "%s: unknown option '-%c'", argv[0], optopt) :
-		      mdcctl_usage(g, "%s: unknown option '%s'", argv[0], argv[optind - 1]);
-	} else if (c == ':') {
-		*rc = mdcctl_usage(g, "%s: %s needs a value", argv[0], argv[optind - 1]);
-		c = '?';
-	}
-	return c;
+	if (c != '?' && c != ':')
+		return c;
+	w = mdcctl_where(g, argv[0], where, sizeof(where));
+	if (c == ':')
+		*rc = mdcctl_usage(g, "%s: %s needs a value", w, argv[optind - 1]);
+	else if (mdcctl_valued_flag(longopts, argv[optind - 1]))
+		*rc = mdcctl_usage(g, "%s: option '%.*s' takes no value", w,
+				   (int) strcspn(argv[optind - 1], "="), argv[optind - 1]);
+	else if (optopt && optopt < 256 && isprint(optopt))
+		*rc = mdcctl_usage(g, "%s: unknown option '-%c'", w, optopt);
+	else
+		*rc = mdcctl_usage(g, "%s: unknown option '%s'", w, argv[optind - 1]);
+	return '?';
 }
 
 int mdcctl_operands(struct mdcctl *g, int *argc, char ***argv)
@@ -730,6 +755,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	optind = 0;	/* a fresh getopt_long scan for the command */
+	g.cmd = cmd->name;
 	rc = cmd->fn(&g, nargs, args);
 	rc = mdcctl_finish(rc);
 out:

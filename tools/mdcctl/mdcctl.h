@@ -22,6 +22,7 @@ enum mdcctl_format { MDCCTL_TEXT, MDCCTL_JSON };
  * file, the environment and the command line. */
 struct mdcctl {
 	const char *progname;
+	const char *cmd;	/* the command's name (main sets it): messages */
 	char *endpoint;		/* --endpoint / MDC_ENDPOINT */
 	char *cluster;		/* full resource name projects/P/locations/R/modelDevelopmentClusters/C */
 	char *project;		/* --project */
@@ -47,11 +48,15 @@ typedef int (*mdcctl_fn)(struct mdcctl *g, int argc, char **argv);
 
 /* getopt_long over a command's ARGV (set optind = 0 before the loop: a
  * fresh scan; main() does it before the command runs): its own
- * options only, the global ones are gone.  A bad option is reported here
- * (*RC = the usage exit code) and returns '?'; then and at the end -1 or
- * '?' stops the caller's loop. */
+ * options only, the global ones are gone.  ARGV[0] is the command's name,
+ * or a subcommand's (then messages say "jobs enforce: ...").  A bad
+ * option is reported here (*RC = the usage exit code) and returns '?';
+ * then and at the end -1 or '?' stops the caller's loop. */
 int mdcctl_getopt(struct mdcctl *g, int argc, char **argv, const char *shortopts,
 		  const struct option *longopts, int *rc);
+/* ARGV0 as messages name it: "jobs enforce" when it is a subcommand of
+ * the command running (written into BUF, SIZE bytes), else ARGV0. */
+const char *mdcctl_where(const struct mdcctl *g, const char *argv0, char *buf, size_t size);
 
 /* For a command without options: the getopt_long scan (an option is a
  * usage error) and *ARGC, *ARGV shifted so that
