@@ -15,7 +15,7 @@ emu_pr_env
 export SLURM_CONF=$TEST_DIR/no-slurm.conf
 show_on_fail "$TEST_DIR/err"
 
-plan 106
+plan 118
 
 m() { "$top_builddir/mdcctl" --endpoint "$EMU_URL" "$@"; }
 requests() { wc -l <"$EMU_LOG" | tr -d ' '; }
@@ -55,6 +55,10 @@ persistent-resources describe --bogus|persistent-resources describe: unknown opt
 pipelines run --bogus|mdcctl: error: pipelines run: unknown option '--bogus'$|pipelines run --bogus
 pipelines list --bogus|pipelines list: unknown option '--bogus'$|pipelines list --bogus
 pipelines describe -q|pipelines describe: unknown option '-q'$|pipelines describe x -q
+conf check --len (an abbreviation)|conf check: unknown option '--len' \(did you mean '--lenient'\?\)$|conf check --len /dev/null
+jobs enforce --on (an abbreviation)|jobs enforce: unknown option '--on' \(did you mean '--once'\?\)$|jobs enforce --on
+jobs enforce --int 5 (an abbreviation with a value)|jobs enforce: unknown option '--int' \(did you mean '--interval'\?\)$|jobs enforce --int 5
+jobs enforce --int=5 (an abbreviation with =)|jobs enforce: unknown option '--int' \(did you mean '--interval'\?\)$|jobs enforce --int=5
 EOF
 
 # --- options without their value -------------------------------------------------

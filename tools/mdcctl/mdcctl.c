@@ -268,20 +268,45 @@ static bool mdcctl_valued_flag(const struct option *longopts, const char *tok)
 	return false;
 }
 
+/* The argument that named long option O, just returned by getopt_long:
+ * the one before its value when the value came separately. */
+static const char *mdcctl_long_token(char **argv, const struct option *o)
+{
+	if (o->has_arg == required_argument && optind >= 2 && optarg == argv[optind - 1])
+		return argv[optind - 2];
+	return argv[optind - 1];
+}
+
+/* Whether long option O was spelled in full (getopt_long also takes an
+ * unambiguous prefix, "--once" as "--on"). */
+static bool mdcctl_long_in_full(char **argv, const struct option *o)
+{
+	const char *t = mdcctl_long_token(argv, o);
+
+	return strncmp(t, "--", 2) || strcspn(t + 2, "=") == strlen(o->name);
+}
+
 int mdcctl_getopt(struct mdcctl *g, int argc, char **argv, const char *shortopts,
 		  const struct option *longopts, int *rc)
 {
 	char opts[64], where[128];
 	const char *w;
-	int c;
+	int c, idx = -1;
 
 	/* ':' first: a missing value is told apart from an unknown option */
 	snprintf(opts, sizeof(opts), ":%s", shortopts ? shortopts : "");
 	opterr = 0;
-	c = getopt_long(argc, argv, opts, longopts, NULL);
-	if (c != '?' && c != ':')
+	c = getopt_long(argc, argv, opts, longopts, &idx);
+	if (c != '?' && c != ':' && (idx < 0 || mdcctl_long_in_full(argv, &longopts[idx])))
 		return c;
 	w = mdcctl_where(g, argv[0], where, sizeof(where));
+	if (c != '?' && c != ':') {
+		/* as the global options: an abbreviation is not guessed */
+		*rc = mdcctl_usage(g, "%s: unknown option '%.*s' (did you mean '--%s'?)", w,
+				   (int) strcspn(mdcctl_long_token(argv, &longopts[idx]), "="),
+				   mdcctl_long_token(argv, &longopts[idx]), longopts[idx].name);
+		return '?';
+	}
 	if (c == ':')
 		*rc = mdcctl_usage(g, "%s: %s needs a value", w, argv[optind - 1]);
 	else if (mdcctl_valued_flag(longopts, argv[optind - 1]))
