@@ -76,10 +76,11 @@ else
 fi
 out=$(MDC_LIBSLURMFULL= mdcctl conf check "$D/case8.conf" 2>&1); rc=$?
 is "$rc" "$EXIT_PARSE" "without libslurmfull: our checks still refuse PreemptMode=REQUEUE alone"
-like "$out" "refused; checks: ours; Slurm's check was skipped: no libslurmfull installed" \
-	"without libslurmfull: the verdict says Slurm's check was skipped"
+like "$out" "refused; checks: ours; Slurm's check was skipped: turned off \(MDC_LIBSLURMFULL is empty\)" \
+	"without libslurmfull: the verdict says Slurm's check was skipped, and why"
 out=$(MDC_LIBSLURMFULL=/nonexistent/libslurmfull.so mdcctl conf check "$DATA/base.conf" 2>&1)
-like "$out" "ok; checks: ours; Slurm's check was skipped" "a missing library is a skipped check, not an error"
+like "$out" "ok; checks: ours; Slurm's check was skipped: MDC_LIBSLURMFULL names no readable library" \
+	"a missing library is a skipped check, not an error"
 
 # JSON carries the verdict
 out=$(mdcctl --format json conf check "$D/case8.conf" 2>/dev/null)
