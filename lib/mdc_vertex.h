@@ -25,10 +25,7 @@
 int mdc_vertex_parent(const char *project, const char *region, char **out,
 		      struct mdc_ctx *ctx);
 
-/* Lists take struct mdc_api_list_opts (mdc_client.h).  The old name
- * stays until the front ends (tools/mdcctl/cmd_pr.c, cmd_pipeline.c)
- * switch to the new one; then this line goes. */
-#define mdc_vertex_list_opts mdc_api_list_opts
+/* Lists take struct mdc_api_list_opts (mdc_client.h). */
 
 /* Wait for OP (as returned by a create/delete/PATCH) with mdc_lro_wait;
  * an operation already done is not polled.  *DONE gets the finished

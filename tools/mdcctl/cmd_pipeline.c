@@ -433,7 +433,7 @@ static int pj_list(struct mdcctl *g, int argc, char **argv)
 		"[--sort-by=[~]FIELD,...] [--page-size=N] [--format=text|json]",
 		pj_list_opts, "h", NULL,
 	};
-	struct mdc_vertex_list_opts lo = { 0 };
+	struct mdc_api_list_opts lo = { 0 };
 	json_object *all = NULL;
 	char *order_by = NULL;
 	struct vx_run r;

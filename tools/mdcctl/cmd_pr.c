@@ -160,7 +160,7 @@ static const struct vx_cmd pr_list_cmd = {
 
 static int pr_list(struct mdcctl *g, int argc, char **argv)
 {
-	struct mdc_vertex_list_opts lo = { 0 };
+	struct mdc_api_list_opts lo = { 0 };
 	json_object *all = NULL;
 	struct vx_run r;
 	int rc = vx_begin(g, &pr_list_cmd, argc, argv, &r);
