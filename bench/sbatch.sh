@@ -24,6 +24,11 @@
 #    processes without/with, which load disturbs less, and slurmctld's CPU
 #    per submission on each side (where job_submit/mdc runs; /proc ticks,
 #    coarse).
+#    A third lab, interleaved the same way, loads two plugins that do
+#    nothing (bench/floor_spank.c registering four options as spank_mdc
+#    does, bench/floor_job_submit.c accepting every job), built here: the
+#    ratio floor/without is what Slurm charges any such pair, the ratio
+#    with/floor what ours cost beyond it.
 # 2. the CPU time (user+sys of the mdcctl process, not slurmctld's) of one
 #    `mdcctl jobs enforce --once` over N pending jobs that all carry a
 #    policy (pending in a DOWN partition, wait not expired: the cycle
@@ -49,11 +54,16 @@ export MDC_CONF=$dir/mdc.conf
 # the site default wait policy: every job of part 1 (default partition
 # debug) gets it without a --mdc-* option on the command line
 printf 'JobSubmitMode = reject\nJobWaitMax = 1d\nJobWaitDefault = debug=1h/fail\n' >"$MDC_CONF"
-trap '"$top/scripts/slurm-lab" down "$dir/with" >/dev/null 2>&1; "$top/scripts/slurm-lab" down "$dir/without" >/dev/null 2>&1; rm -rf "$dir"' EXIT
+trap 'for l in with without floor; do "$top/scripts/slurm-lab" down "$dir/$l" >/dev/null 2>&1; done; rm -rf "$dir"' EXIT
 conf_of() { (eval "$1"; echo "$SLURM_CONF"); }
 with=$(conf_of "$("$top/scripts/slurm-lab" up "$dir/with" --plugindir "$js" --job-submit mdc \
 	--plugstack "required $spank")")
 without=$(conf_of "$("$top/scripts/slurm-lab" up "$dir/without")")
+mkdir -p "$dir/floorlib"
+cc -O2 -Wall -shared -fPIC -o "$dir/floorlib/job_submit_floor.so" "$top/bench/floor_job_submit.c"
+cc -O2 -Wall -shared -fPIC -o "$dir/floorlib/floor_spank.so" "$top/bench/floor_spank.c"
+floor=$(conf_of "$("$top/scripts/slurm-lab" up "$dir/floor" --plugindir "$dir/floorlib" \
+	--job-submit floor --plugstack "required $dir/floorlib/floor_spank.so")")
 # a DOWN partition: jobs stay pending for resources
 echo "PartitionName=reserved Nodes=compute MaxTime=INFINITE State=DOWN" >>"$with"
 SLURM_CONF=$with scontrol reconfigure
@@ -89,16 +99,21 @@ out=$dir/jobs
 for ((i = 0; i < 3; i++)); do
 	one w "$with"
 	one o "$without"
+	one f "$floor"
 done
 : >"$out"
 c0w=$(ctld_cpu "$with") c0o=$(ctld_cpu "$without")
 # pairs in alternating order: a drift in the machine's load falls on both
+# (the floor lab's submission goes between them, where it disturbs neither
+# side more than the other)
 for ((i = 0; i < k * rounds; i++)); do
 	if ((i % 2 == 0)); then
 		one w "$with"
+		one f "$floor"
 		one o "$without"
 	else
 		one o "$without"
+		one f "$floor"
 		one w "$with"
 	fi
 done
@@ -113,6 +128,7 @@ case $rec in
 esac
 SLURM_CONF=$with scancel -u root
 SLURM_CONF=$without scancel -u root
+SLURM_CONF=$floor scancel -u root
 awk -v k="$k" -v hz="$(getconf CLK_TCK)" -v ctw="$ctw" -v cto="$cto" '
 function median(a, n,   i, j, t) {
 	for (i = 2; i <= n; i++)	# insertion sort: a few hundred values
@@ -121,9 +137,10 @@ function median(a, n,   i, j, t) {
 }
 $1 == "w" { nw++; ww[nw] = $2; tw += $2; cw += $3; bw[int((nw - 1) / k)] += $2 }
 $1 == "o" { no++; wo[no] = $2; to += $2; co += $3; bo[int((no - 1) / k)] += $2 }
+$1 == "f" { nf++; wf[nf] = $2; tf += $2; cf += $3 }
 END {
 	for (r = 0; r * k < nw; r++) { nr++; rr[nr] = bo[r] / bw[r] }
-	mw = median(ww, nw); mo = median(wo, no); mr = median(rr, nr)
+	mw = median(ww, nw); mo = median(wo, no); mr = median(rr, nr); mf = median(wf, nf)
 	printf "%d held submissions each, in pairs of alternating order\n", nw
 	printf "with job_submit/mdc + spank_mdc (site wait policy): %.1f ms/job (median), %.1f jobs/s overall, sbatch CPU %.2f ms/job, slurmctld CPU %.2f ms/job\n",
 		1000 * mw, nw / tw, 1000 * cw / nw, 1000 * ctw / hz / nw
@@ -131,6 +148,12 @@ END {
 		1000 * mo, no / to, 1000 * co / no, 1000 * cto / hz / no
 	printf "ratio sbatch throughput with/without: %.3f (median job time without/with; overall %.3f, median of %d batches of %d %.3f; sbatch CPU without/with %.3f; goal >= 0.98)\n",
 		mo / mw, to / tw, nr, k, mr, co / cw
+	printf "floor (two plugins that do nothing): %.1f ms/job (median), %.1f jobs/s overall, sbatch CPU %.2f ms/job\n",
+		1000 * mf, nf / tf, 1000 * cf / nf
+	printf "ratio floor/without: %.3f (median job time; overall %.3f; sbatch CPU %.3f): what Slurm charges any spank + job_submit pair\n",
+		mo / mf, to / tf, co / cf
+	printf "ratio with/floor: %.3f (median job time; overall %.3f; sbatch CPU %.3f): what ours cost beyond that\n",
+		mf / mw, tf / tw, cf / cw
 }' "$out"
 
 # enforcement cycle over N pending jobs with a policy
