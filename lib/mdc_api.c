@@ -51,12 +51,12 @@ int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct
 				"endpoint '%s': plain http is refused for a non-loopback host (the token "
 				"would travel in clear); use https://", s->endpoint);
 	if (!(c = calloc(1, sizeof(*c)))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if (!(c->endpoint = strdup(s->endpoint)) ||
 	    (s->token_file && !(c->token_file = strdup(s->token_file)))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	n = strlen(c->endpoint);
@@ -247,14 +247,14 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		*resp = NULL;
 	if (mdc_buf_addf(&url, "%s/%s%s%s", c->endpoint, path, query && *query ? "?" : "",
 			 query && *query ? query : "")) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if ((rc = mdc_auth_token(c, &token, ctx)))
 		goto out;
 	if (token) {
 		if (mdc_buf_addf(&auth, "Authorization: Bearer %s", token)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		hdrs[1] = auth.s;
@@ -295,7 +295,7 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 			if ((rc = mdc_auth_token(c, &token, ctx)))
 				goto out;
 			if (token && mdc_buf_addf(&auth, "Authorization: Bearer %s", token)) {
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				rc = mdc_nomem(ctx);
 				goto out;
 			}
 			hdrs[1] = token ? auth.s : NULL;
@@ -325,7 +325,7 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 			goto out;
 		}
 		if (!(norm = mdc_json_normalize(obj, MDC_CASE_SNAKE))) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		*resp = norm;
@@ -424,7 +424,7 @@ int mdc_api_list(struct mdc_client *c, const char *path, const char *items,
 	all = NULL;
 	goto out;
 nomem:
-	rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = mdc_nomem(ctx);
 out:
 	free(token);
 	json_object_put(page);
@@ -440,19 +440,13 @@ int mdc_cluster_get(struct mdc_client *c, const char *name, json_object **cluste
 	int rc;
 
 	if (mdc_buf_addf(&path, "v1beta1/%s", name))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	rc = mdc_api_call(c, "GET", path.s, NULL, NULL, cluster, ctx);
 	if (rc == 0 && !*cluster)
 		rc = mdc_fail(ctx, MDC_ERR_API, "GET %s: empty answer", name);
 	mdc_buf_free(&path);
 	return rc;
 }
-
-static const char *const mdc_mode_names[] = {
-	[MDC_MODE_UNSPECIFIED] = NULL,
-	[MDC_MODE_USER_ONLY] = "USER_ONLY",
-	[MDC_MODE_USER_AND_SERVICE] = "USER_AND_SERVICE",
-};
 
 int mdc_cluster_patch(struct mdc_client *c, const char *name, const json_object *payload,
 		      const struct mdc_strv *mask, enum mdc_update_mode mode,
@@ -474,13 +468,14 @@ int mdc_cluster_patch(struct mdc_client *c, const char *name, const json_object 
 				goto nomem;
 		sep = "&";
 	}
-	if ((unsigned) mode < sizeof(mdc_mode_names) / sizeof(mdc_mode_names[0]) &&
-	    mdc_mode_names[mode] && mdc_buf_addf(&q, "%supdateMode=%s", sep, mdc_mode_names[mode]))
+	/* UNSPECIFIED is the service's default: not sent (mdc_rules' table) */
+	if (mode != MDC_MODE_UNSPECIFIED &&
+	    mdc_buf_addf(&q, "%supdateMode=%s", sep, mdc_mode_name(mode)))
 		goto nomem;
 	rc = mdc_api_call(c, "PATCH", path.s, q.s, payload, op, ctx);
 	goto out;
 nomem:
-	rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = mdc_nomem(ctx);
 out:
 	mdc_buf_free(&q);
 	mdc_buf_free(&path);
@@ -496,7 +491,7 @@ int mdc_cluster_list(struct mdc_client *c, const char *parent, json_object **lis
 
 	*list = NULL;
 	if (mdc_buf_addf(&path, "v1beta1/%s/modelDevelopmentClusters", parent))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	rc = mdc_api_list(c, path.s, "model_development_clusters", &o, list, ctx);
 	mdc_buf_free(&path);
 	return rc;
@@ -511,7 +506,7 @@ int mdc_cluster_create(struct mdc_client *c, const char *parent, const char *id,
 	*op = NULL;
 	if (mdc_buf_addf(&path, "v1beta1/%s/modelDevelopmentClusters", parent) ||
 	    mdc_query_add(&q, "model_development_cluster_id", id))
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 	else
 		rc = mdc_api_call(c, "POST", path.s, q.s, cluster, op, ctx);
 	mdc_buf_free(&q);
@@ -527,7 +522,7 @@ int mdc_cluster_delete(struct mdc_client *c, const char *name, json_object **op,
 
 	*op = NULL;
 	if (mdc_buf_addf(&path, "v1beta1/%s", name))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	rc = mdc_api_call(c, "DELETE", path.s, NULL, NULL, op, ctx);
 	mdc_buf_free(&path);
 	return rc;
@@ -546,7 +541,7 @@ int mdc_operation_get(struct mdc_client *c, const char *op_name, json_object **o
 				"operation name '%s': expected projects/P/locations/L/.../operations/ID",
 				op_name ? op_name : "");
 	if (mdc_buf_addf(&path, "v1/%s", op_name))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	rc = mdc_api_call(c, "GET", path.s, NULL, NULL, op, ctx);
 	if (rc == 0 && !*op)
 		rc = mdc_fail(ctx, MDC_ERR_API, "GET operation '%s': empty answer", op_name);
