@@ -15,14 +15,19 @@ done
 lab_need
 plan 22
 
-# a copy of the tree: the files git tracks, or (no .git) the tree without builds
+# a copy of the tree: the files git tracks, or (not the top of a git work
+# tree: a tarball, or make distcheck's copy inside the build directory of
+# a clone) the tree without builds
 SRC=$TEST_DIR/pkg/src
 mkdir -p "$SRC"
-if git -C "$top_srcdir" rev-parse --git-dir >/dev/null 2>&1; then
+if [ "$(git -C "$top_srcdir" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$top_srcdir" && pwd -P)" ]; then
 	(cd "$top_srcdir" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar cf -) | tar xf - -C "$SRC"
 else
-	(cd "$top_srcdir" && tar cf - --exclude='./build*' --exclude=./.git .) | tar xf - -C "$SRC"
+	(cd "$top_srcdir" && tar cf - --exclude='./build*' --exclude=./.git --exclude=./_build \
+		--exclude=./_inst .) | tar xf - -C "$SRC"
 fi
+# distcheck's tree is read-only, and so would be its copy
+chmod -R u+w "$SRC"
 show_on_fail "$TEST_DIR/build.log"
 (cd "$SRC" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc -b) >"$TEST_DIR/build.log" 2>&1
 is "$?" 0 "dpkg-buildpackage -us -uc -b builds"
