@@ -47,7 +47,7 @@ static int mdc_auth_keep(struct mdc_client *c, const char *tok, time_t expiry,
 				"the access token from %s is empty or has spaces or control characters",
 				source);
 	if (!(copy = strdup(tok)))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	mdc_auth_forget(c);
 	c->token = copy;
 	c->token_expiry = expiry;

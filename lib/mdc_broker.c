@@ -65,7 +65,7 @@ int mdc_broker_client_new(const struct mdc_settings *s, struct mdc_client **out,
 	    !(c->endpoint = strdup(s->endpoint ? s->endpoint : "")) ||
 	    (s->munge_socket && !(c->munge_socket = strdup(s->munge_socket)))) {
 		mdc_client_free(c);
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	}
 	c->timeout_s = 60;
 	*out = c;
@@ -192,7 +192,7 @@ static int mdc_broker_envelope(struct mdc_client *c, const char *body, struct md
 	memcpy(payload, MDC_BROKER_PAYLOAD_PREFIX, sizeof(MDC_BROKER_PAYLOAD_PREFIX));
 	mdc_sha256_hex(body, strlen(body), payload + strlen(MDC_BROKER_PAYLOAD_PREFIX));
 	if (!(mctx = munge_ctx_create())) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if (c->munge_socket && munge_ctx_set(mctx, MUNGE_OPT_SOCKET, c->munge_socket) != EMUNGE_SUCCESS) {
@@ -211,7 +211,7 @@ static int mdc_broker_envelope(struct mdc_client *c, const char *body, struct md
 	    json_object_object_add(env, "cred", json_object_new_string(cred)) ||
 	    json_object_object_add(env, "body", json_object_new_string(body)) ||
 	    mdc_buf_adds(out, mdc_json_str(env, false)) || mdc_buf_addc(out, '\n'))
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 out:
 	free(cred);
 	json_object_put(env);
@@ -266,7 +266,7 @@ static int mdc_broker_request(struct mdc_client *c, json_object *body,
 
 	*result = NULL;
 	if (json_object_object_add(body, "v", json_object_new_int(MDC_BROKER_VERSION)))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	if ((rc = mdc_broker_envelope(c, mdc_json_str(body, false), &line, ctx)) ||
 	    (rc = mdc_broker_connect(c, &fd, ctx)))
 		goto out;
@@ -365,7 +365,7 @@ static int mdc_broker_request(struct mdc_client *c, json_object *body,
 			goto out;
 		}
 		if (mdc_buf_add(&in, chunk, (size_t) r)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -411,7 +411,7 @@ int mdc_broker_call(struct mdc_client *c, const char *method, const char *path,
 		       mdc_broker_add_str(req, "command", cmd) ||
 		       (body && json_object_object_add(req, "body",
 						       mdc_json_copy(body)))))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if ((rc = mdc_broker_request(c, req, &x, &res, ctx)))
@@ -499,7 +499,7 @@ int mdc_broker_update(struct mdc_client *c, const struct mdc_settings *s,
 	    mdc_broker_add_str(req, "command", cmd) ||
 	    !(j = mdc_intent_to_json(in)) || json_object_object_add(req, "intent", j) ||
 	    !(j = mdc_broker_update_opts(o)) || json_object_object_add(req, "opts", j)) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	rc = mdc_broker_request(c, req, &x, &res, ctx);
@@ -535,7 +535,7 @@ int mdc_broker_history(struct mdc_client *c, const char *cluster, json_object **
 
 	*entries = NULL;
 	if (!req || mdc_broker_add_str(req, "cluster", cluster)) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if ((rc = mdc_broker_request(c, req, &x, &res, ctx)))
@@ -558,7 +558,7 @@ int mdc_broker_snapshot(struct mdc_client *c, long id, bool before, json_object 
 	*spec = NULL;
 	if (!req || json_object_object_add(req, "id", json_object_new_int64(id)) ||
 	    mdc_broker_add_str(req, "which", before ? "before" : "after")) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if ((rc = mdc_broker_request(c, req, &x, &res, ctx)))
@@ -579,7 +579,7 @@ int mdc_broker_whoami(struct mdc_client *c, json_object **who, struct mdc_ctx *c
 
 	*who = NULL;
 	if (!req)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	rc = mdc_broker_request(c, req, &x, who, ctx);
 	json_object_put(req);
 	return rc;
@@ -674,9 +674,9 @@ int mdc_intent_from_json(const json_object *obj, struct mdc_intent *out, struct 
 					kind ? kind : "");
 		if (!(op = mdc_intent_add(out, (enum mdc_op_kind) k, mdc_opt_str(j, "id"),
 					  mdc_opt_str(j, "key"), mdc_opt_str(j, "value"))))
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ctx);
 		if (mdc_opt_str(j, "where") && !(op->where = strdup(mdc_opt_str(j, "where"))))
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ctx);
 		if ((json_object_object_get_ex(j, "list", &v) && mdc_strv_from_json(v, &op->list)) ||
 		    (json_object_object_get_ex(j, "kv", &v) && mdc_strv_from_json(v, &op->kv)))
 			return mdc_fail(ctx, MDC_ERR_INVAL, "intent op %zu: bad list", i);
@@ -757,7 +757,7 @@ int mdc_rollback_intent(const json_object *current, const json_object *target,
 	int rc;
 
 	if (!c || !t) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if ((rc = mdc_rollback_conf(c, "(current spec)", &cur, ctx)) ||
@@ -769,7 +769,7 @@ int mdc_rollback_intent(const json_object *current, const json_object *target,
 				 MDC_OP_PROLOG_REPLACE, out) ||
 	    mdc_rollback_scripts(c, t, "orchestrator_spec.slurm_spec.epilog_bash_scripts",
 				 MDC_OP_EPILOG_REPLACE, out))
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 out:
 	sc_conf_free(cur);
 	sc_conf_free(tgt);

@@ -32,7 +32,7 @@ int mdc_format_parse(const char *spec, struct mdc_format *f, struct mdc_ctx *ctx
 
 		free(inner);
 		if (rc)
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ctx);
 		for (size_t i = 0; i < f->fields.n; i++)
 			for (const char *p = f->fields.v[i]; *p; p++)
 				if (!isalnum((unsigned char) *p) && *p != '_' && *p != '.') {

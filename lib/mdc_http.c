@@ -71,7 +71,7 @@ static int mdc_url_parse(const char *url, CURLU **out, bool *is_http, bool *loop
 
 	*out = NULL;
 	if (!u)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	if ((uc = curl_url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
@@ -218,21 +218,21 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	}
 	for (const char *const *hp = req->headers; hp && *hp; hp++) {
 		if (!(tmp = curl_slist_append(hdrs, *hp))) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		hdrs = tmp;
 	}
 	if (req->body) {
 		if (!(tmp = curl_slist_append(hdrs, "Content-Type: application/json"))) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		hdrs = tmp;
 	}
 	/* no "Expect: 100-continue" round trip on POST/PATCH bodies */
 	if (!(tmp = curl_slist_append(hdrs, "Expect:"))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	hdrs = tmp;
@@ -290,7 +290,7 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	}
 	resp->len = sink.b.len;
 	if (!(resp->body = sink.b.s ? mdc_buf_release(&sink.b) : strdup(""))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 out:

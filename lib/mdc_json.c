@@ -48,7 +48,7 @@ int mdc_json_parse(const char *text, size_t len, json_object **out, struct mdc_c
 		return mdc_fail(ctx, MDC_ERR_PARSE, "JSON text too large");
 	tok = json_tokener_new();
 	if (!tok)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	obj = json_tokener_parse_ex(tok, text, (int) len);
 	jerr = json_tokener_get_error(tok);

@@ -123,7 +123,7 @@ int mdc_live_parse_config(const char *text, struct mdc_kvs *out, struct mdc_ctx 
 		free(buf);
 		buf = strndup(line, len);
 		if (!buf) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		/* "Key<spaces>= Value": the spaced '=' is what sets a pair
@@ -137,7 +137,7 @@ int mdc_live_parse_config(const char *text, struct mdc_kvs *out, struct mdc_ctx 
 		if (!is_key(key, strlen(key)))
 			continue;
 		if ((rc = mdc_kvs_add(out, key, val))) {
-			rc = mdc_fail(ctx, rc, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -230,7 +230,7 @@ int mdc_live_parse_records(const char *text, struct mdc_recs *out, struct mdc_ct
 out:
 	free(buf);
 	if (rc)
-		mdc_fail(ctx, rc, "out of memory");
+		mdc_nomem(ctx);
 	return rc;
 }
 
@@ -265,7 +265,7 @@ int mdc_live_parse_nodesets(const char *conf_text, struct mdc_recs *out, struct 
 out:
 	free(buf);
 	if (rc)
-		mdc_fail(ctx, rc, "out of memory");
+		mdc_nomem(ctx);
 	return rc;
 }
 
@@ -284,19 +284,19 @@ int mdc_live_scontrol_path(char **out, struct mdc_ctx *ctx)
 			return mdc_fail(ctx, MDC_ERR_NOTFOUND,
 					"MDC_SCONTROL '%s' is not an executable: set it to the real scontrol", env);
 		*out = strdup(env);
-		return *out ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return *out ? 0 : mdc_nomem(ctx);
 	}
 	if (!realpath("/proc/self/exe", self))
 		self[0] = '\0';
 	if (!(dirs = strdup(path && *path ? path : "/usr/bin:/bin"))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	for (char *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
 		char *cand = mdc_path_join(*d ? d : ".", "scontrol");
 
 		if (!cand) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		/* never ourselves: mdc-scontrol may be installed as "scontrol" */
@@ -330,7 +330,7 @@ int mdc_live_run(char *const *args, struct mdc_buf *out, struct mdc_buf *err,
 	while (args[n])
 		n++;
 	if (!(argv = calloc(n + 2, sizeof(*argv)))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	argv[0] = prog;
@@ -421,7 +421,7 @@ int mdc_live_hostnames(const char *hostlist, struct mdc_strv *out, struct mdc_ct
 
 	if (!(rc = mdc_live_check(args, &b, ctx)) &&
 	    (rc = mdc_strv_split(out, mdc_buf_str(&b), "\n")))
-		mdc_fail(ctx, rc, "out of memory");
+		mdc_nomem(ctx);
 	mdc_buf_free(&b);
 	return rc;
 }
@@ -457,14 +457,14 @@ static int poolmap_load(const char *conf_path, struct poolmap *pm, struct mdc_ct
 	if ((rc = mdc_live_parse_nodesets(text, &recs, ctx)))
 		goto out;
 	if (!(pm->nodes = calloc(recs.n + 1, sizeof(*pm->nodes)))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	for (size_t i = 0; i < recs.n; i++) {
 		const char *nodes = mdc_kvs_get(&recs.v[i], "Nodes");
 
 		if ((rc = mdc_strv_push(&pm->names, recs.v[i].v[0].value))) {
-			mdc_fail(ctx, rc, "out of memory");
+			mdc_nomem(ctx);
 			goto out;
 		}
 		if (nodes && *nodes &&
@@ -526,7 +526,7 @@ int mdc_live_pool_of(const char *conf_path, const char *hostlist, char **pool,
 		if (!mdc_strv_has(&nodes, pm.nodes[found].v[i]))
 			*whole = false;
 	if (!(*pool = strdup(pm.names.v[found])))
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 out:
 	mdc_strv_free(&nodes);
 	poolmap_free(&pm);
@@ -577,7 +577,7 @@ int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
 			rc = mdc_strv_push(&items, mdc_buf_str(&rest));
 		mdc_buf_free(&rest);
 		if (rc) {
-			mdc_fail(ctx, rc, "out of memory");
+			mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -594,7 +594,7 @@ int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
 		}
 		if (!mdc_strv_has(pools, pm.names.v[p]) &&
 		    (rc = mdc_strv_push(pools, pm.names.v[p]))) {
-			mdc_fail(ctx, rc, "out of memory");
+			mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -669,10 +669,10 @@ int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct
 		if (!id || !parts || done)
 			continue;
 		if (mdc_strv_split(&pv, parts, ","))
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 		else if (mdc_strv_has(&pv, partition) &&
 			 mdc_strv_pushf(jobs, "%s (%s)", id, state ? state : "?"))
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 		mdc_strv_free(&pv);
 	}
 out:

@@ -223,7 +223,7 @@ int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
 	if (!dir || !*dir)
 		dir = mdc_lock_default_dir();
 	if (mdc_lock_name(&name, endpoint, cluster)) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if ((rc = mdc_lock_dir_open(dir, &d, ctx)))

@@ -189,7 +189,7 @@ static int pr_param_value(const char *k, const char *v, enum pr_ptype t, json_ob
 		*out = json_object_new_string(v);
 		break;
 	}
-	return *out ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return *out ? 0 : mdc_nomem(ctx);
 bad:
 	return mdc_fail(ctx, MDC_ERR_USAGE, "--parameter %s='%s': the pipeline declares "
 			"'%s' as %s", k, v, k, names[t]);
@@ -253,7 +253,7 @@ static int pr_params(const json_object *spec, const struct mdc_strv *items,
 	vals = NULL;
 	goto out;
 nomem:
-	rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = mdc_nomem(ctx);
 out:
 	free(k);
 	mdc_buf_free(&b);
@@ -326,7 +326,7 @@ int mdc_pipeline_body(const struct mdc_pipeline_run_opts *o, json_object **out,
 	body = NULL;
 	goto out;
 nomem:
-	rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = mdc_nomem(ctx);
 out:
 	json_object_put(params);
 	json_object_put(body);
@@ -346,5 +346,5 @@ int mdc_pipeline_job_name(const char *project, const char *region, const char *n
 	else
 		*out = mdc_pr_strdupf("projects/%s/locations/%s/pipelineJobs/%s", project, region,
 				      name_or_id);
-	return *out ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return *out ? 0 : mdc_nomem(ctx);
 }

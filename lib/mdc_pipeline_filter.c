@@ -204,7 +204,7 @@ static int pf_restriction(struct pf_parser *ps, struct mdc_pipeline_filter **out
 
 	*out = NULL;
 	if (!n)
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	n->kind = PF_CMP;
 	pf_ws(ps);
 	if (!(name = pf_word(ps, false))) {
@@ -305,7 +305,7 @@ static int pf_term(struct pf_parser *ps, struct mdc_pipeline_filter **out)
 	}
 	ps->depth--;
 	if (neg && !(t = pf_node(PF_NOT, t, NULL)))
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	*out = t;
 	return 0;
 }
@@ -324,7 +324,7 @@ static int pf_factor(struct pf_parser *ps, struct mdc_pipeline_filter **out)
 			return rc;
 		}
 		if (!(l = pf_node(PF_OR, l, r)))
-			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ps->ctx);
 	}
 	*out = l;
 	return 0;
@@ -348,7 +348,7 @@ static int pf_expr(struct pf_parser *ps, struct mdc_pipeline_filter **out)
 			return rc;
 		}
 		if (!(l = pf_node(PF_AND, l, r)))
-			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ps->ctx);
 	}
 	*out = l;
 	return 0;
@@ -480,7 +480,7 @@ int mdc_pipeline_order_parse(const char *s, struct mdc_pipeline_order *o, struct
 		return 0;
 	}
 	if (mdc_strv_split(&items, s, ","))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (size_t i = 0; i < items.n; i++) {
 		char field[64] = "", dir[16] = "", extra[8] = "", snake[64];
 		int n = sscanf(items.v[i], "%63s %15s %7s", field, dir, extra);
@@ -536,7 +536,7 @@ int mdc_pipeline_sort_by(const char *sort_by, char **order_by, struct mdc_ctx *c
 
 	*order_by = NULL;
 	if (mdc_strv_split(&items, sort_by, ","))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (size_t i = 0; i < items.n; i++) {
 		char *f = mdc_trim(items.v[i]);
 		bool desc = *f == '~';
@@ -556,7 +556,7 @@ int mdc_pipeline_sort_by(const char *sort_by, char **order_by, struct mdc_ctx *c
 		goto out;
 	}
 	if (!(*order_by = strdup(mdc_buf_str(&b))))
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 out:
 	mdc_buf_free(&b);
 	mdc_strv_free(&items);
@@ -583,7 +583,7 @@ int mdc_pipeline_read_mask(const char *mask, const json_object *job, json_object
 	*out = NULL;
 	if (mdc_strv_split(&paths, mask ? mask : "", ",") || !(res = json_object_new_object())) {
 		mdc_strv_free(&paths);
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	}
 	for (size_t i = 0; i < paths.n; i++) {
 		char snake[128], *dot;

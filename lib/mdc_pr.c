@@ -104,7 +104,7 @@ int mdc_pr_resource_name(const char *project, const char *region, const char *na
 				"pass its id or full name");
 	if (strchr(name_or_id, '/')) {
 		if (mdc_strv_split(&parts, name_or_id, "/")) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		if (parts.n != 6 || strcmp(parts.v[0], "projects") ||
@@ -129,7 +129,7 @@ int mdc_pr_resource_name(const char *project, const char *region, const char *na
 				  project, region, name_or_id);
 	}
 	if (!*out)
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 out:
 	mdc_strv_free(&parts);
 	return rc;
@@ -269,7 +269,7 @@ int mdc_pr_pool_from_spec(const char *spec, json_object **out, struct mdc_ctx *c
 	*out = NULL;
 	if (mdc_strv_split(&items, spec ? spec : "", ",") ||
 	    !(pool = json_object_new_object())) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if (items.n == 0) {
@@ -302,14 +302,14 @@ int mdc_pr_pool_from_spec(const char *spec, json_object **out, struct mdc_ctx *c
 			goto out;
 		}
 		if (mdc_strv_push(&seen, k)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		if ((rc = pr_spec_value(sk, k, v, &val, ctx)))
 			goto out;
 		parent = sk->parent ? mdc_json_mkpath(pool, sk->parent) : pool;
 		if (!val || !parent || mdc_json_set(parent, sk->field, val)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -318,7 +318,7 @@ int mdc_pr_pool_from_spec(const char *spec, json_object **out, struct mdc_ctx *c
 	if (parent && mdc_json_get(parent, "accelerator_type") &&
 	    !mdc_json_get(parent, "accelerator_count") &&
 	    mdc_json_set(parent, "accelerator_count", json_object_new_int(1))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	*out = pool;
@@ -418,7 +418,7 @@ int mdc_pr_labels_add(json_object *labels, const char *spec, struct mdc_ctx *ctx
 	int rc = 0;
 
 	if (mdc_strv_split(&items, spec ? spec : "", ",")) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	for (size_t i = 0; i < items.n; i++) {
@@ -435,7 +435,7 @@ int mdc_pr_labels_add(json_object *labels, const char *spec, struct mdc_ctx *ctx
 			goto out;
 		/* label keys are data: set exactly, not through mdc_json_set */
 		if (json_object_object_add(labels, k, json_object_new_string(v))) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -571,14 +571,14 @@ static int pr_conf_map(struct pr_conf *c, const json_object *v, const char *wher
 	if (!json_object_is_type(v, json_type_object))
 		return pr_conf_badtype(c, where, F_MAP);
 	if (!(*out = o = json_object_new_object()))
-		return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(c->ctx);
 	json_object_object_foreach((json_object *) v, k, mv) {
 		if (json_object_is_type(mv, json_type_object) ||
 		    json_object_is_type(mv, json_type_array) || !mv)
 			return pr_conf_badtype(c, where, F_MAP);
 		if (json_object_object_add(o, k, json_object_new_string(
 						   json_object_get_string((json_object *) mv))))
-			return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(c->ctx);
 	}
 	return 0;
 }
@@ -595,7 +595,7 @@ static int pr_conf_pools(struct pr_conf *c, const json_object *v, const struct p
 	int rc;
 
 	if (!(*out = o = json_object_new_array()))
-		return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(c->ctx);
 	if (!one && !json_object_is_type(v, json_type_array))
 		return pr_conf_badtype(c, where, F_POOLS);
 	n = one ? 1 : json_object_array_length(v);
@@ -613,7 +613,7 @@ static int pr_conf_pools(struct pr_conf *c, const json_object *v, const struct p
 			return rc;
 		if (json_object_array_add(o, item)) {
 			json_object_put(item);
-			return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(c->ctx);
 		}
 	}
 	return 0;
@@ -634,7 +634,7 @@ static int pr_conf_accel(struct pr_conf *c, const json_object *v, const char *wh
 		return rc;
 	}
 	if (!(*out = json_object_new_string(a)))
-		return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(c->ctx);
 	return 0;
 }
 
@@ -703,7 +703,7 @@ static int pr_conf_msg(struct pr_conf *c, const json_object *in, const struct pr
 
 	*out = NULL;
 	if (!(obj = json_object_new_object()))
-		return mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(c->ctx);
 	json_object_object_foreach((json_object *) in, k, v) {
 		const struct pr_field *f = NULL;
 		char path[256], snake[128], camel[128];
@@ -741,7 +741,7 @@ static int pr_conf_msg(struct pr_conf *c, const json_object *in, const struct pr
 			goto out;
 		}
 		if (json_object_object_add(obj, snake, val)) {
-			rc = mdc_fail(c->ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(c->ctx);
 			goto out;
 		}
 		val = NULL;
@@ -878,7 +878,7 @@ int mdc_pr_create_body(const struct mdc_pr_create_opts *o, json_object **out,
 	body = NULL;
 	goto out;
 nomem:
-	rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = mdc_nomem(ctx);
 out:
 	json_object_put(body);
 	json_object_put(pool);
@@ -965,7 +965,7 @@ static int pr_update_pool(const json_object *cur_pools, const json_object *np, s
 		return mdc_fail(ctx, MDC_ERR_INVAL, "resource_pools[%zu] (pool '%s'): disk_spec "
 				"cannot be changed on an existing pool", idx, id);
 	if (!(res = mdc_json_copy(cur)))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	mdc_json_del(res, "replica_count");
 	mdc_json_del(res, "autoscaling_spec");
 	if ((v = mdc_json_get(np, "replica_count")))
@@ -994,7 +994,7 @@ int mdc_pr_update_apply(const json_object *cur, const json_object *patch, const 
 	if (!json_object_is_type(patch, json_type_object))
 		return mdc_fail(ctx, MDC_ERR_INVAL, "the request body must be a PersistentResource");
 	if (mdc_strv_split(&paths, mask, ",") || !(res = mdc_json_copy(cur))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	for (size_t i = 0; i < paths.n; i++) {
@@ -1032,7 +1032,7 @@ int mdc_pr_update_apply(const json_object *cur, const json_object *patch, const 
 				goto out;
 			}
 			if (!(np = json_object_new_array())) {
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				rc = mdc_nomem(ctx);
 				goto out;
 			}
 			for (size_t p = 0; p < n; p++) {
@@ -1073,7 +1073,7 @@ static int pr_update_pool_spec(const char *spec, json_object **pool, struct mdc_
 
 	*pool = NULL;
 	if (mdc_strv_split(&items, spec, ","))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (size_t i = 0; i < items.n; i++) {
 		char key[64];
 		size_t n = strcspn(items.v[i], "=");
@@ -1186,7 +1186,7 @@ int mdc_pr_update_body(const json_object *cur, const struct mdc_pr_update_opts *
 	*body = NULL;
 	*mask = NULL;
 	if (!b)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	if (o->display_name) {
 		mdc_json_set(b, "display_name", json_object_new_string(o->display_name));
 		mdc_buf_adds(&m, "displayName");
@@ -1212,7 +1212,7 @@ int mdc_pr_update_body(const json_object *cur, const struct mdc_pr_update_opts *
 	if ((rc = mdc_pr_update_apply(cur, b, mdc_buf_str(&m), &check, ctx)))
 		goto out;
 	if (!(*mask = strdup(mdc_buf_str(&m)))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	*body = b;

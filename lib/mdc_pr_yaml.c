@@ -163,7 +163,7 @@ static int pr_yaml_node(struct pr_yaml *y, yaml_node_t *node, int depth, json_ob
 		if (pr_yaml_scalar((const char *) node->data.scalar.value, node->data.scalar.length,
 				   node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE,
 				   (const char *) node->tag, out))
-			return mdc_fail(y->ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(y->ctx);
 		return 0;
 	case YAML_SEQUENCE_NODE:
 		if (!(obj = json_object_new_array()))
@@ -220,7 +220,7 @@ static int pr_yaml_node(struct pr_yaml *y, yaml_node_t *node, int depth, json_ob
 	obj = NULL;
 	goto out;
 nomem:
-	rc = mdc_fail(y->ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = mdc_nomem(y->ctx);
 out:
 	json_object_put(child);
 	json_object_put(obj);
@@ -239,7 +239,7 @@ int mdc_pr_yaml_parse(const char *text, size_t len, const char *what,
 
 	*out = NULL;
 	if (!yaml_parser_initialize(&parser))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	yaml_parser_set_input_string(&parser, (const unsigned char *) text, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		rc = mdc_fail(ctx, MDC_ERR_PARSE, "%s: line %zu: %s%s%s", what,
@@ -285,7 +285,7 @@ int mdc_pr_yaml_load(const char *path, json_object **out, struct mdc_ctx *ctx)
 	if ((rc = mdc_read_file(path, &text, &len, ctx)))
 		return rc;
 	if (!(what = mdc_pr_strdupf("'%s'", path))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	rc = mdc_pr_yaml_parse(text, len, what, out, ctx);

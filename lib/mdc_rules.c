@@ -117,7 +117,7 @@ int mdc_rules_parse_mask(const char *mask, struct mdc_strv *paths, struct mdc_ct
 	int rc = 0;
 
 	if (mdc_strv_split(&parts, mask ? mask : "", ","))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (size_t i = 0; i < parts.n; i++) {
 		const char *p = mdc_rules_mask_path(parts.v[i]);
 
@@ -131,7 +131,7 @@ int mdc_rules_parse_mask(const char *mask, struct mdc_strv *paths, struct mdc_ct
 			goto out;
 		}
 		if (!mdc_strv_has(paths, p) && mdc_strv_push(paths, p)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -558,7 +558,7 @@ static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
 		return mdc_rules_fail(ctx, "node_pools", "%zu node pools: at most %d",
 				      json_object_array_length(pools), MDC_RULES_MAX_POOLS);
 	if (mdc_first_dup(pools, "id", &dup))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (size_t i = 0; i < json_object_array_length(pools); i++) {
 		json_object *p = json_object_array_get_idx(pools, i);
 		const char *id = mdc_json_get_str(p, "id", "");
@@ -715,7 +715,7 @@ static int mdc_check_partitions(const json_object *parts, const struct mdc_hash 
 		return mdc_rules_fail(ctx, SS "partitions", "%zu partitions: at most %d",
 				      json_object_array_length(parts), MDC_RULES_MAX_PARTITIONS);
 	if (mdc_first_dup(parts, "id", &dup))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (size_t i = 0; i < json_object_array_length(parts); i++) {
 		json_object *p = json_object_array_get_idx(parts, i);
 		const char *id = mdc_json_get_str(p, "id", "");
@@ -758,7 +758,7 @@ static int mdc_check_node_sets(const json_object *sets, const struct mdc_hash *p
 	if (!json_object_is_type(sets, json_type_array))
 		return mdc_rules_fail(ctx, SS "node_sets", "node_sets must be a list");
 	if (mdc_first_dup(sets, "node_pool_id", &sdup))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (size_t i = 0; i < json_object_array_length(sets); i++) {
 		json_object *s = json_object_array_get_idx(sets, i);
 		const char *pid = mdc_json_get_str(s, "node_pool_id", "");
@@ -805,7 +805,7 @@ static int mdc_validate(const json_object *cl, const json_object *prev, struct m
 				     SS "epilog_bash_scripts", ctx)))
 		return rc;
 	if (mdc_index_ids(pools, "id", &pool_ids)) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if (*login && !mdc_hash_get(&pool_ids, login, NULL)) {
@@ -1027,7 +1027,7 @@ int mdc_rules_check_create(const char *cluster_id, const json_object *cluster,
 		return mdc_rules_fail(ctx, "model_development_cluster", "the cluster must be a JSON object");
 	cl = mdc_json_normalize(cluster, MDC_CASE_SNAKE);
 	if (!cl)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	json_object_object_del(cl, "_pinned_pools");
 	if ((rc = mdc_check_payload_legacy(cl, ctx)) || (rc = mdc_validate(cl, NULL, ctx)))
 		goto out;
@@ -1041,12 +1041,12 @@ int mdc_rules_check_create(const char *cluster_id, const json_object *cluster,
 
 		if (*mdc_json_get_str(p, "node_image", "") &&
 		    mdc_strv_push(&pinned, mdc_json_get_str(p, "id", ""))) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
 	if (mdc_resolve_images(cl, NULL, &pinned, MDC_MODE_USER_AND_SERVICE, images, NULL)) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	*out = cl;
@@ -1140,7 +1140,7 @@ int mdc_rules_apply_patch(const json_object *current, const json_object *payload
 	cur = mdc_json_normalize(current, MDC_CASE_SNAKE);
 	pay = mdc_json_normalize(payload, MDC_CASE_SNAKE);
 	if (!cur || !pay)
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 	else
 		rc = mdc_rules_apply_patch_shared(cur, pay, mask, mode, images, res, ctx);
 	json_object_put(cur);
@@ -1166,7 +1166,7 @@ int mdc_rules_apply_patch_shared(json_object *cur, json_object *pay,
 		return mdc_rules_fail(ctx, "model_development_cluster",
 				      "the request body must be a ModelDevelopmentCluster object");
 	if (!(out = mdc_shallow(cur))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	for (size_t i = 0; mask && i < mask->n; i++)
@@ -1189,7 +1189,7 @@ int mdc_rules_apply_patch_shared(json_object *cur, json_object *pay,
 				continue;
 		}
 		if (mdc_copy_path(out, pay, p)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -1232,19 +1232,19 @@ int mdc_rules_apply_patch_shared(json_object *cur, json_object *pay,
 								 json_object_array_get_idx(old_pins, k)));
 			}
 			if (pin && mdc_strv_push(&pinned, id)) {
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				rc = mdc_nomem(ctx);
 				goto out;
 			}
 		}
 	}
 	if (mdc_resolve_images(out, cur, &pinned, mode, images, &res->recreated)) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	for (size_t i = 0; mdc_mask_paths[i]; i++)
 		if (!mdc_path_equal(cur, out, mdc_mask_paths[i]) &&
 		    mdc_strv_push(&res->changed, mdc_mask_paths[i])) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	res->nodes_changed = mdc_nodes_differ(cur, out);

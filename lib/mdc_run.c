@@ -178,7 +178,7 @@ int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out
 	fa_ok = !posix_spawn_file_actions_init(&fa);
 	at_ok = !posix_spawnattr_init(&at);
 	if (!fa_ok || !at_ok) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	/* the child starts with no blocked signals and default SIGPIPE, as
@@ -189,7 +189,7 @@ int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out
 	if (stdio_actions(&fa, o, pi, po, pe) || posix_spawnattr_setsigmask(&at, &none) ||
 	    posix_spawnattr_setsigdefault(&at, &dfl) ||
 	    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	e = (o->search_path ? posix_spawnp : posix_spawn)(&pid, argv[0], &fa, &at, argv,
@@ -254,7 +254,7 @@ int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out
 				close_fd(&pi[1]);
 		}
 		if (rc) {
-			mdc_fail(ctx, rc, "out of memory");
+			mdc_nomem(ctx);
 			break;
 		}
 	}

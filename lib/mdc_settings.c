@@ -77,7 +77,7 @@ int mdc_settings_parse(struct mdc_settings *s, const char *text, const char *whe
 	int rc = 0;
 
 	if (!(copy = strdup(text)))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (line = copy; line; line = next) {
 		lineno++;
 		if ((next = strchr(line, '\n')))
@@ -109,7 +109,7 @@ int mdc_settings_parse(struct mdc_settings *s, const char *text, const char *whe
 			goto out;
 		}
 		if (mdc_settings_set(mdc_settings_field(s, i), *val ? val : NULL)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -134,7 +134,7 @@ int mdc_settings_load(struct mdc_settings *s, struct mdc_ctx *ctx)
 		if ((rc = mdc_settings_parse(s, text, path, ctx)))
 			goto out;
 		if (mdc_settings_set(&s->conf_path, path)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -143,7 +143,7 @@ int mdc_settings_load(struct mdc_settings *s, struct mdc_ctx *ctx)
 			continue;
 		env = getenv(mdc_settings_keys[i].env);
 		if (env && *env && mdc_settings_set(mdc_settings_field(s, i), env)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}
@@ -200,7 +200,7 @@ int mdc_cluster_name_split(const char *name, char **project, char **region, char
 					free(*outs[j]);
 					*outs[j] = NULL;
 				}
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ctx);
 		}
 	}
 	return 0;
@@ -218,7 +218,7 @@ int mdc_settings_resolve(struct mdc_settings *s, bool need_cluster, struct mdc_c
 	if (s->cluster && !strchr(s->cluster, '/')) {
 		/* "--cluster ID" given through a setting that holds full names */
 		if ((rc = mdc_settings_set(&s->cluster_id, s->cluster)))
-			return mdc_fail(ctx, rc, "out of memory");
+			return mdc_nomem(ctx);
 		mdc_settings_set(&s->cluster, NULL);
 	}
 	if (!s->cluster && s->cluster_id) {
@@ -235,7 +235,7 @@ int mdc_settings_resolve(struct mdc_settings *s, bool need_cluster, struct mdc_c
 		if (asprintf(&s->cluster, "projects/%s/locations/%s/modelDevelopmentClusters/%s",
 			     s->project, s->region, s->cluster_id) < 0) {
 			s->cluster = NULL;
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ctx);
 		}
 	}
 	if (s->cluster) {
@@ -257,7 +257,7 @@ int mdc_settings_resolve(struct mdc_settings *s, bool need_cluster, struct mdc_c
 		}
 		if (asprintf(&s->endpoint, "https://%s-aiplatform.googleapis.com", r) < 0) {
 			s->endpoint = NULL;
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}

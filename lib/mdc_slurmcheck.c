@@ -578,7 +578,7 @@ static int render(const json_object *spec, const char *base, const char *base_na
 		return rc;
 	}
 	*text = mdc_buf_release(&b);
-	return *text ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return *text ? 0 : mdc_nomem(ctx);
 }
 
 int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
@@ -599,7 +599,7 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		warnings = &scratch;
 	if (lo.base) {
 		if (!(base = strdup(lo.base))) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	} else if (live_conf && !access(live_conf, R_OK)) {
@@ -609,14 +609,14 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		if (mdc_read_regular(live_conf, SC_FILE_MAX_BYTES, 0, &live, NULL, &lctx) ||
 		    sc_render_base(live, cur_spec, &base, &lctx)) {
 			if (mdc_strv_pushf(warnings, "Slurm's check was skipped: %s", lctx.msg)) {
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				rc = mdc_nomem(ctx);
 				goto out;
 			}
 			free(base);
 			base = NULL;
 			lo.no_slurm = true;
 		} else if (!lo.conf_dir && !(lo.conf_dir = dir = mdc_path_dirname(live_conf))) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	} else {
@@ -631,11 +631,11 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		 * doing (the emulator and service render it their way) */
 		mdc_ctx_clear(&cctx);
 		if (lctx.err == MDC_ERR_NOMEM) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 		} else if (render(cur_spec, base, live_conf, &old, &cctx)) {
 			rc = mdc_strv_pushf(warnings, "Slurm's check was skipped: the spec does not "
 					    "render to a slurm.conf here: %s", lctx.msg) ?
-			     mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory") : 0;
+			     mdc_nomem(ctx) : 0;
 		} else {
 			if (refusals)
 				mdc_strv_pushf(refusals, "slurm.conf after this change: %s", lctx.msg);
@@ -660,14 +660,14 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			    mdc_strv_pushf(warnings, "already in the current slurm.conf, not caused "
 					   "by this change: %s", e) :
 			    mdc_strv_push(&errs, e)) {
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				rc = mdc_nomem(ctx);
 				goto out;
 			}
 		}
 	}
 	for (size_t i = 0; i < now.warnings.n; i++)
 		if (mdc_strv_push(warnings, now.warnings.v[i])) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	if (lo.checks && lo.checkssz) {
@@ -689,7 +689,7 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 	else if (!now.ran_slurm && !errs.n &&
 		 mdc_strv_pushf(warnings, "Slurm's check was skipped: %s; only our own checks ran",
 				now.slurm_skipped ? now.slurm_skipped : "?")) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if (errs.n) {

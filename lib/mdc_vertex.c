@@ -16,11 +16,6 @@
 #define PR_API "v1"
 #define PJ_API "v1beta1"
 
-static int vx_nomem(struct mdc_ctx *ctx)
-{
-	return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
-}
-
 int mdc_vertex_parent(const char *project, const char *region, char **out,
 		      struct mdc_ctx *ctx)
 {
@@ -29,7 +24,7 @@ int mdc_vertex_parent(const char *project, const char *region, char **out,
 		return mdc_fail(ctx, MDC_ERR_USAGE, "no project or region: give --project "
 				"and --region (or MDC_PROJECT and MDC_REGION)");
 	if (!(*out = mdc_pr_strdupf("projects/%s/locations/%s", project, region)))
-		return vx_nomem(ctx);
+		return mdc_nomem(ctx);
 	return 0;
 }
 
@@ -61,7 +56,7 @@ static int vx_call(struct mdc_client *c, const char *method, const char *api,
 	int rc;
 
 	if (!path)
-		return vx_nomem(ctx);
+		return mdc_nomem(ctx);
 	rc = mdc_api_call(c, method, path, query, body, resp, ctx);
 	free(path);
 	return rc;
@@ -75,7 +70,7 @@ static int vx_post_verb(struct mdc_client *c, const char *api, const char *name,
 	int rc;
 
 	if (!empty)
-		return vx_nomem(ctx);
+		return mdc_nomem(ctx);
 	rc = vx_call(c, "POST", api, name, verb, NULL, empty, resp, ctx);
 	json_object_put(empty);
 	return rc;
@@ -92,7 +87,7 @@ static int vx_create(struct mdc_client *c, const char *api, const char *parent,
 	*resp = NULL;
 	if ((id && mdc_query_add(&q, id_param, id)) ||
 	    mdc_buf_addf(&coll, "/%s", collection))
-		rc = vx_nomem(ctx);
+		rc = mdc_nomem(ctx);
 	else
 		rc = vx_call(c, "POST", api, parent, coll.s, q.s, body, resp, ctx);
 	mdc_buf_free(&coll);
@@ -110,7 +105,7 @@ static int vx_list(struct mdc_client *c, const char *api, const char *parent,
 
 	*list = NULL;
 	if (!path)
-		return vx_nomem(ctx);
+		return mdc_nomem(ctx);
 	rc = mdc_api_list(c, path, items, o, list, ctx);
 	free(path);
 	return rc;
@@ -147,7 +142,7 @@ int mdc_pr_update(struct mdc_client *c, const char *name, const json_object *bod
 
 	*op = NULL;
 	if (mdc_query_add(&q, "updateMask", mask ? mask : ""))
-		rc = vx_nomem(ctx);
+		rc = mdc_nomem(ctx);
 	else
 		rc = vx_call(c, "PATCH", PR_API, name, NULL, q.s, body, op, ctx);
 	mdc_buf_free(&q);

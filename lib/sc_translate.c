@@ -24,7 +24,7 @@ struct tr {
 	size_t nalias;
 };
 
-#define NOMEM(t) mdc_fail((t)->ctx, MDC_ERR_NOMEM, "out of memory")
+#define NOMEM(t) mdc_nomem((t)->ctx)
 
 static void where(char *buf, size_t sz, const char *file, int line)
 {

@@ -95,5 +95,5 @@ void mdc_ctx_prefix(struct mdc_ctx *ctx, const char *fmt, ...)
 
 int mdc_nomem(struct mdc_ctx *ctx)
 {
-	return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return mdc_fail(ctx, MDC_ERR_NOMEM, "%s", mdc_strerror(MDC_ERR_NOMEM));
 }

@@ -56,7 +56,7 @@ int mdc_fail(struct mdc_ctx *ctx, enum mdc_err err, const char *fmt, ...)
 int mdc_vfail(struct mdc_ctx *ctx, enum mdc_err err, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
-/* mdc_fail(CTX, MDC_ERR_NOMEM, "out of memory"): the one wording of an
+/* mdc_nomem(CTX): the one wording of an
  * allocation failure.  Returns MDC_ERR_NOMEM. */
 int mdc_nomem(struct mdc_ctx *ctx);
 

@@ -192,11 +192,11 @@ int mdc_jobs_site_parse(const char *max_wait, const char *defaults, struct mdc_j
 	if (!defaults || !*defaults)
 		return 0;
 	if (mdc_strv_split(&sv, defaults, " \t")) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if (sv.n && !(site->defaults = calloc(sv.n, sizeof(*site->defaults)))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	for (size_t i = 0; i < sv.n; i++) {

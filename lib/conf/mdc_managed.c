@@ -89,7 +89,7 @@ int mdc_managed_load(const char *path, struct mdc_managed **out, struct mdc_ctx 
 	*out = NULL;
 	if (!(conf = sc_conf_new()) || !(m = calloc(1, sizeof(*m))) ||
 	    !(m->path = strdup(path))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	/* lenient: the plugins only need partition names, and must not stop
@@ -102,14 +102,14 @@ int mdc_managed_load(const char *path, struct mdc_managed **out, struct mdc_ctx 
 		if (r->type != SC_REC_PARTITION || r->is_default || !r->name)
 			continue;
 		if (mdc_managed_add(m, r->name)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		/* the last Default=YES wins, as in Slurm */
 		if (mdc_managed_yes(sc_record_get(r, "Default"))) {
 			free(m->default_part);
 			if (!(m->default_part = strdup(r->name))) {
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				rc = mdc_nomem(ctx);
 				goto out;
 			}
 		}
@@ -141,7 +141,7 @@ int mdc_managed_check(const struct mdc_managed *m, const char *parts, char **bad
 	if (!parts || !*parts)
 		goto out;
 	if (mdc_strv_split(&req, parts, ",")) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	for (size_t i = 0; i < req.n; i++) {
@@ -149,7 +149,7 @@ int mdc_managed_check(const struct mdc_managed *m, const char *parts, char **bad
 			continue;
 		if (!(list = mdc_strv_join(&m->parts, ", ")) ||
 		    (bad && !(*bad = strdup(req.v[i])))) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		rc = mdc_fail(ctx, MDC_ERR_NOTFOUND,
@@ -204,7 +204,7 @@ int mdc_managed_conf_getv(const char *path, const char *const *keys, size_t n,
 		v = mdc_trim(eq + 1);
 		free(vals[i]);
 		if (!(vals[i] = strdup(v))) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 	}

@@ -255,7 +255,7 @@ int mdc_read_regular(const char *path, size_t max, unsigned flags, char **out, s
 	}
 	/* /dev/null is "empty" (MDC_CONF=/dev/null says "no config file") */
 	if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) {
-		rc = (*out = strdup("")) ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = (*out = strdup("")) ? 0 : mdc_nomem(ctx);
 		if (len)
 			*len = 0;
 		goto out;
@@ -328,7 +328,7 @@ int mdc_write_file_atomic(const char *path, const char *data, size_t len,
 	size_t off = 0;
 
 	if (mdc_buf_addf(&tmp, "%s.tmp.%ld", path, (long) getpid()))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	fd = open(tmp.s, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0) {
 		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot create '%s': %s", tmp.s, strerror(errno));

@@ -221,7 +221,7 @@ static int vdiag(struct parser *ps, bool error, const char *file, int line,
 	if (!(c->ndiags & (c->ndiags - 1))) {
 		d = realloc(c->diags, (c->ndiags ? c->ndiags * 2 : 1) * sizeof(*d));
 		if (!d)
-			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ps->ctx);
 		c->diags = d;
 	}
 	d = &c->diags[c->ndiags];
@@ -231,7 +231,7 @@ static int vdiag(struct parser *ps, bool error, const char *file, int line,
 	d->col = col;
 	d->msg = strdup(msg);
 	if (!d->msg)
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	c->ndiags++;
 	if (error)
 		return mdc_fail(ps->ctx, MDC_ERR_PARSE, "%s:%d:%d: error: %s",
@@ -724,7 +724,7 @@ static int check_pair(struct parser *ps, const struct lline *l, const struct pai
 	if (!opt || !typed(opt))
 		return 0;
 	if (!(val = val_copy(ps, l, pr)))
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	if (!strstr(val, SC_TEMPLATE_TOKEN))
 		why = slurm_value_error(opt, val);
 	if (why)
@@ -772,14 +772,14 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 
 	if (c->nrecs == c->recs_cap &&	/* geometric: 10^5 records stay linear */
 	    grow(&c->recs, &c->recs_cap, c->nrecs + 1, sizeof(*c->recs)))
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	idx = c->nrecs;
 	rec = &c->recs[idx];
 	memset(rec, 0, sizeof(*rec));
 	rec->type = type;
 	rec->name = l->s + first->val_off;
 	if (end_later(ps, rec->name + first->val_len))
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	rec->is_default = rec_types[type].has_default && first->val_len == 7 &&
 			  !strncasecmp(rec->name, "DEFAULT", 7);
 	rec->file = l->file;
@@ -801,7 +801,7 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 		/* the key ends at a blank, an operator or '=': read already */
 		key[pr.key_len] = '\0';
 		if (end_later(ps, l->s + pr.val_off + pr.val_len)) {
-			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ps->ctx);
 			goto out;
 		}
 		if (km && km->len == pr.key_len && !memcmp(km->key, key, pr.key_len)) {
@@ -835,7 +835,7 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 			kv_fill(kv, key, l->s + pr.val_off, l->file, LN(l, pr.key_off),
 				CL(l, pr.key_off), pr.op, false);
 		} else {
-			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ps->ctx);
 			goto out;
 		}
 		off = pr.next;
@@ -858,7 +858,7 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 		const struct sc_record *old = &c->recs[di];
 
 		if (!dopt) {
-			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ps->ctx);
 			goto out;
 		}
 		for (unsigned i = 0; i < old->nkv; i++) {
@@ -868,7 +868,7 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 			if (rec_find(ps, o->key, dopt[i]) >= 0)
 				continue;
 			if (!(kv = rec_push(ps, dopt[i]))) {
-				rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+				rc = mdc_nomem(ps->ctx);
 				goto out;
 			}
 			*kv = *o;
@@ -897,7 +897,7 @@ out:
 	rc2 = (ps->nkv && !rec->kv) ||
 	      (!rec->is_default && mdc_hash_insert(&c->names[type], rec->name, idx, &first_idx));
 	if (rc2)
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	if (rc || rec->is_default)
 		return rc;
 	/* Same name twice: Slurm's parser keeps both; slurmctld then uses the
@@ -932,7 +932,7 @@ static int parse_global(struct parser *ps, struct lline *l, const struct pair *p
 		return soft(ps, l->file, LN(l, pr->key_off), CL(l, pr->key_off),
 			    "write \"Include FILE\" (a blank, not '=', after Include)");
 	if (end_later(ps, value + pr->val_len))
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	rc = lookup(ps, l, pr->key_off, key, SC_SCOPE_CLUSTER, "in slurm.conf", &opt);
 	if (rc)
 		return rc;
@@ -969,14 +969,14 @@ static int parse_global(struct parser *ps, struct lline *l, const struct pair *p
 		return 0;
 	}
 	if (grow(&c->globals, &c->globals_cap, c->nglobals + 1, sizeof(*c->globals)))
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	kv_fill(&c->globals[c->nglobals], key, value, l->file, LN(l, pr->key_off),
 		CL(l, pr->key_off), pr->op, false);
 	/* the index keeps the first entry of a key (the one "set again" updates);
 	 * keys that repeat (SlurmctldHost) are not in it */
 	if (!(opt && (opt->flags & SC_OPT_MULTI)) &&
 	    mdc_hash_put(&c->global_idx, key, c->nglobals, false))
-		return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ps->ctx);
 	c->nglobals++;
 	return 0;
 }
@@ -1011,7 +1011,7 @@ static int parse_include(struct parser *ps, const struct lline *l)
 	}
 	name = strndup(l->s + start, off - start);
 	if (!name) {
-		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ps->ctx);
 		goto out;
 	}
 	if (ps->conf->flags & SC_PARSE_NO_INCLUDE) {
@@ -1047,13 +1047,13 @@ static int parse_include(struct parser *ps, const struct lline *l)
 		}
 	}
 	if (!path.s) {
-		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ps->ctx);
 		goto out;
 	}
 	full = path.s[0] == '/' || !strcmp(l->dir, ".") ? strdup(path.s) :
 	       mdc_path_join(l->dir, path.s);
 	if (!full) {
-		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ps->ctx);
 		goto out;
 	}
 	if (l->depth + 1 > SC_INCLUDE_MAX) {
@@ -1115,7 +1115,7 @@ static int parse_include(struct parser *ps, const struct lline *l)
 		free(text);
 		text = t;
 		if (!text) {
-			rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ps->ctx);
 			goto out;
 		}
 	}
@@ -1124,11 +1124,11 @@ static int parse_include(struct parser *ps, const struct lline *l)
 	body = text;
 	text = NULL;
 	if (rc) {
-		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ps->ctx);
 		goto out;
 	}
 	if (mdc_strv_push(&ps->stack, real)) {
-		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ps->ctx);
 		goto out;
 	}
 	rc = parse_text(ps, body, tlen, full, l->depth + 1);
@@ -1246,13 +1246,13 @@ static int join_add(struct parser *ps, const char *p, size_t n, int line, int co
 		while (ncap < ps->jlen + n + 1)
 			ncap *= 2;
 		if (!(s = realloc(ps->js, ncap)))
-			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ps->ctx);
 		ps->js = s;
 		if (!(ln = realloc(ps->jline, ncap * sizeof(int))))
-			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ps->ctx);
 		ps->jline = ln;
 		if (!(cl = realloc(ps->jcol, ncap * sizeof(int))))
-			return mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ps->ctx);
 		ps->jcol = cl;
 		ps->jcap = ncap;
 	}
@@ -1282,7 +1282,7 @@ static int parse_text(struct parser *ps, char *text, size_t len,
 	file = intern_file(ps, file_in);
 	dir = mdc_path_dirname(file_in);
 	if (!file || !dir) {
-		rc = mdc_fail(ps->ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ps->ctx);
 		goto out;
 	}
 	l.file = file;
@@ -1432,11 +1432,11 @@ static int parser_init(struct parser *ps, struct sc_conf *conf, struct mdc_ctx *
 	ps->nopts = sc_opt_count();
 	ps->opt0 = sc_opt_at(0);
 	if (!conf->mem && !(conf->mem = calloc(1, sizeof(*conf->mem))))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	ps->seen_gen = calloc(ps->nopts, sizeof(*ps->seen_gen));
 	ps->seen_at = calloc(ps->nopts, sizeof(*ps->seen_at));
 	if (!ps->seen_gen || !ps->seen_at)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	return 0;
 }
 
@@ -1541,13 +1541,13 @@ static int load_owned(struct sc_conf *conf, char *text, size_t len, const char *
 		goto out;
 	}
 	if (mem_keep(conf->mem, text)) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	ps.tree_bytes = len;
 	real = realpath(name, NULL);
 	if (real && mdc_strv_push(&ps.stack, real))
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 	free(real);
 	if (!rc)
 		rc = parse_text(&ps, text, len, name, 0);
@@ -1587,7 +1587,7 @@ int sc_conf_load_string(struct sc_conf *conf, const char *text, size_t len,
 	char *t = text_for(conf, text, &len, false);
 
 	if (!t)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	return load_owned(conf, t, len, name, ctx);
 }
 
@@ -1602,7 +1602,7 @@ int sc_conf_load_file(struct sc_conf *conf, const char *path, struct mdc_ctx *ct
 	if (rc)
 		return rc;
 	if (!(text = text_for(conf, text, &len, true)))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	return load_owned(conf, text, len, path, ctx);
 }
 
@@ -1614,7 +1614,7 @@ int sc_conf_parse_string(const char *text, size_t len, const char *name,
 
 	*out = NULL;
 	if (!c)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	rc = sc_conf_load_string(c, text, len, name, ctx);
 	if (rc)
 		sc_conf_free(c);
@@ -1630,7 +1630,7 @@ int sc_conf_parse_file(const char *path, struct sc_conf **out, struct mdc_ctx *c
 
 	*out = NULL;
 	if (!c)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	rc = sc_conf_load_file(c, path, ctx);
 	if (rc)
 		sc_conf_free(c);

@@ -287,7 +287,7 @@ static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
 	if (!pol.wait)
 		return 0;
 	if (!(comment = mdc_jobs_comment_with(d->admin_comment, &pol))) {
-		mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		mdc_nomem(ctx);
 		goto out;
 	}
 	slurm_xfree((void **) &d->admin_comment);

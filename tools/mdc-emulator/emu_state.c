@@ -674,7 +674,7 @@ static int emu_journal_replay(struct emu *e, struct mdc_ctx *ctx)
 	int rc = 0;
 
 	if (!jpath)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	if (access(jpath, F_OK))
 		goto out;
 	if ((rc = mdc_read_file(jpath, &text, &len, ctx)))

@@ -270,7 +270,7 @@ static int show_partitions(json_object *cluster, const char *name, bool oneliner
 		shown++;
 		mdc_buf_reset(&marks);
 		if (part_marks(p, !strcmp(def, id), lrec, &marks)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			break;
 		}
 		if (lrec) {
@@ -298,7 +298,7 @@ static int show_partitions(json_object *cluster, const char *name, bool oneliner
 		}
 		rc = rc || mdc_kvs_add(&rec, "MdcManaged", strchr(mdc_buf_str(&marks), '=') + 1);
 		if (rc) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 		} else {
 			/* the " MdcLive=NO" tail of the marks is a pair of its own */
 			char *sp = strchr(rec.v[rec.n - 1].value, ' ');
@@ -306,7 +306,7 @@ static int show_partitions(json_object *cluster, const char *name, bool oneliner
 			if (sp)
 				*sp = '\0';
 			if (mdc_kvs_add(&rec, "MdcLive", "NO"))
-				rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				rc = mdc_nomem(ctx);
 			else
 				print_record(&rec, oneliner);
 		}
@@ -353,7 +353,7 @@ static int show_config(json_object *cluster, bool quiet, struct mdc_ctx *ctx)
 		json_object_object_foreach(conf, k, v) {
 			(void) v;
 			if (mdc_strv_push(&keys, k))
-				return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+				return mdc_nomem(ctx);
 		}
 	}
 	mdc_strv_sort(&keys);
@@ -421,7 +421,7 @@ static int show_nodesets(json_object *cluster, const char *conf_path, const char
 				mdc_kvs_get(line, "Nodes") : "(null)") ||
 		    add_map(&rec, conf)) {
 			mdc_kvs_free(&rec);
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		print_record(&rec, oneliner);
@@ -484,7 +484,7 @@ static int live_as_update(struct mdc_strv *live, struct mdc_ctx *ctx)
 	char *verb = strdup("update");
 
 	if (!verb)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	free(live->v[0]);
 	live->v[0] = verb;
 	return 0;
@@ -557,7 +557,7 @@ static int apply_live(const struct scx_cmd *cmd, struct mdc_strv *live, struct m
 		struct mdc_ctx second = { 0 };
 
 		if ((rc = mdc_strv_pushf(live, "ActiveFeatures=%s", mdc_kvs_get(&cmd->kv, "Features"))))
-			return mdc_fail(ctx, rc, "out of memory");
+			return mdc_nomem(ctx);
 		if (!mdc_live_update(live->v, &second))
 			return 0;
 	}

@@ -300,7 +300,7 @@ static int canon_value(const struct scx_key *k, const char *val, char **out,
 	} else {
 		*out = strdup(w);
 	}
-	return *out ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return *out ? 0 : mdc_nomem(ctx);
 }
 
 /* Read the Key=Value words of a partition or node command into CMD (name
@@ -357,7 +357,7 @@ static int read_pairs(int argc, char **argv, const struct scx_key *table, size_t
 			return MDC_ERR_INVAL;
 		}
 		if (!(val = unquote(eq + 1)))
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ctx);
 		switch (k->kind) {
 		case K_NAME:
 			free(cmd->name);
@@ -395,7 +395,7 @@ static int read_pairs(int argc, char **argv, const struct scx_key *table, size_t
 		}
 		free(val);
 		if (rc == MDC_ERR_NOMEM)
-			return mdc_fail(ctx, rc, "out of memory");
+			return mdc_nomem(ctx);
 		if (rc)
 			return rc;
 	}
@@ -482,7 +482,7 @@ static int parse_nodes(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ct
 	if (asprintf(&cmd->note, "NodeName=%s: node state (State, Reason, ActiveFeatures, Comment, Extra, NodeAddr) is runtime: slurmctld keeps it, the managed spec does not hold it",
 		     cmd->name) < 0) {
 		cmd->note = NULL;
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	}
 	return 0;
 }
@@ -510,7 +510,7 @@ static int parse_delete(int argc, char **argv, struct scx_cmd *cmd, struct mdc_c
 	if (!*val)
 		return mdc_fail(ctx, MDC_ERR_USAGE, "delete partition: the partition name is empty");
 	if (!(cmd->name = unquote(val)))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	cmd->verb = SCX_DELETE_PART;
 	return 0;
 }
@@ -537,7 +537,7 @@ static int parse_show(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx
 	if (w->what == SCX_SHOW_CONFIG && val)
 		return 0;	/* "show config KEY": the real scontrol's filter */
 	if (val && *val && !(cmd->name = strdup(val)))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	cmd->verb = (enum scx_verb) w->what;
 	return 0;
 }

@@ -87,7 +87,7 @@ static int part_pairs(const struct scx_cmd *cmd, const char *conf_path, struct m
 			rc = live_push(live, key, val);
 	}
 	if (rc == MDC_ERR_NOMEM)
-		mdc_fail(ctx, rc, "out of memory");
+		mdc_nomem(ctx);
 	return rc;
 }
 
@@ -169,5 +169,5 @@ out:
 	return rc;
 nomem:
 	free(pool);
-	return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return mdc_nomem(ctx);
 }

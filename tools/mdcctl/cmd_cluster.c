@@ -161,7 +161,7 @@ int cmd_list(struct mdcctl *g, int argc, char **argv)
 	}
 	goto out;
 nomem:
-	mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+	mdc_nomem(&ctx);
 fail:
 	rc = mdcctl_fail(g, &ctx);
 out:
@@ -192,7 +192,7 @@ static int cluster_read_json(const char *path, json_object **out, struct mdc_ctx
 	}
 	*out = mdc_json_normalize(raw, MDC_CASE_SNAKE);
 	json_object_put(raw);
-	return *out ? 0 : mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	return *out ? 0 : mdc_nomem(ctx);
 }
 
 int cmd_create(struct mdcctl *g, int argc, char **argv)
@@ -226,7 +226,7 @@ int cmd_create(struct mdcctl *g, int argc, char **argv)
 	}
 	if (asprintf(&parent, "projects/%s/locations/%s", project, region) < 0) {
 		parent = NULL;
-		mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+		mdc_nomem(&ctx);
 		goto fail;
 	}
 	if ((rc = mdc_client_new(&s, &c, &ctx)) ||

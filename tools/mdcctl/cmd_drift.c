@@ -475,7 +475,7 @@ static int expand_recs(const struct sc_conf *conf, enum sc_rec_type type, const 
 	if (!conf)
 		return 0;
 	if (!(*out = calloc(conf->nrecs + 1, sizeof(**out))))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	for (size_t i = 0; i < conf->nrecs && !rc; i++) {
 		const struct sc_record *rec = &conf->recs[i];
 		const char *list = key ? sc_record_get(rec, key) : rec->name;
@@ -575,7 +575,7 @@ static int compare_nodes(struct view *v, struct mdc_ctx *ctx)
 	}
 	goto out;
 nomem:
-	rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = mdc_nomem(ctx);
 out:
 	named_free(lines, nlines);
 	named_free(sets, nsets);
@@ -589,7 +589,7 @@ static int load_conf(const char *text, const char *name, struct sc_conf **out, s
 	int rc;
 
 	if (!(*out = sc_conf_new()))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	(*out)->flags = SC_PARSE_LENIENT;
 	if ((rc = sc_conf_load_string(*out, text, strlen(text), name, ctx))) {
 		sc_conf_free(*out);
@@ -717,7 +717,7 @@ static int adopt_create(struct mdc_intent *in, const struct mdc_kvs *rec, const 
 
 	if (!op || !pools) {
 		free(pools);
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	}
 	if (!*pools)
 		rc = mdc_fail(ctx, MDC_ERR_INVAL,
@@ -786,7 +786,7 @@ static int adopt_intent(const struct view *v, struct mdc_intent *in, struct mdc_
 	}
 	mdc_strv_free(&done);
 	if (rc == MDC_ERR_NOMEM)
-		mdc_fail(ctx, rc, "out of memory");
+		mdc_nomem(ctx);
 	return rc;
 }
 
@@ -907,7 +907,7 @@ static int print_report(struct mdcctl *g, const struct view *v, struct mdc_ctx *
 		json_object *out = json_object_new_object();
 
 		if (!out)
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ctx);
 		json_object_object_add(out, "drift", drifts_json(&v->set, false));
 		json_object_object_add(out, "count", json_object_new_int((int) v->set.n));
 		json_object_object_add(out, "pending_restart", drifts_json(&v->pend, false));
@@ -1000,7 +1000,7 @@ static int adopt(struct mdcctl *g, struct view *v, const struct mdc_strv *sels, 
 	if (g->format == MDCCTL_TEXT) {
 		print_settings(&v->set, true);
 		if (mdc_plan_format(&plan, &b)) {
-			rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		printf("\n%s", mdc_buf_str(&b));
@@ -1089,7 +1089,7 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 				goto done;
 			}
 			if (mdc_strv_push(&sels, optarg)) {
-				rc = mdcctl_usage(g, "out of memory");
+				rc = mdcctl_nomem(g);
 				goto done;
 			}
 			break;
@@ -1114,7 +1114,7 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 	    (rc = mdc_live_nodes(NULL, &v.nodes, &ctx)) || (rc = load_files(g, &v, &ctx)))
 		goto out;
 	if ((rc = compare_config(&v)) || (rc = compare_parts(&v))) {
-		rc = mdc_fail(&ctx, rc, "out of memory");
+		rc = mdc_nomem(&ctx);
 		goto out;
 	}
 	if ((rc = compare_nodes(&v, &ctx)))

@@ -91,7 +91,7 @@ static int pj_run_resource(struct vx_run *r, const char *rname, json_object *bod
 	if (canon && *canon && strcmp(canon, rname) && detail &&
 	    json_object_object_add(detail, "persistent_resource_name",
 				   json_object_new_string(canon)))
-		rc = mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(&r->ctx);
 out:
 	json_object_put(res);
 	return rc;
@@ -122,7 +122,7 @@ static int pj_run_print(struct vx_run *r, const json_object *job)
 	mdcctl_print_json(summary);
 	goto out;
 nomem:
-	rc = mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory");
+	rc = mdc_nomem(&r->ctx);
 out:
 	json_object_put(summary);
 	free(link);

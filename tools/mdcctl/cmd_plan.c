@@ -214,7 +214,7 @@ static int verdict(const struct popts *po, struct session *ss, char *checks, siz
 				   &o, &ss->plan.warnings, &ss->plan.refusals, ctx);
 out:
 	if (!rc && po->base && !dir)
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 	free(base);
 	free(dir);
 	return rc;
@@ -467,7 +467,7 @@ int cmd_edit(struct mdcctl *g, int argc, char **argv)
 	}
 	/* same name as the live file: editors pick the syntax from it */
 	if (!(copy = mdc_path_join(dir, "slurm.conf"))) {
-		rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(&ctx);
 		goto out;
 	}
 	if ((rc = mdc_write_file_atomic(copy, live, strlen(live), 0600, &ctx)) ||
@@ -514,7 +514,7 @@ int cmd_migrate_config(struct mdcctl *g, int argc, char **argv)
 	if (argc > 1)
 		return mdcctl_usage(g, "%s: takes no arguments", argv[0]);
 	if (!mdc_intent_add(&in, MDC_OP_MIGRATE_CONFIG, NULL, NULL, NULL))
-		return mdcctl_usage(g, "out of memory");
+		return mdcctl_nomem(g);
 	rc = mdcctl_update(g, &in, "migrate-config");
 	mdc_intent_free(&in);
 	return rc;

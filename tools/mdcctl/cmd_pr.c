@@ -105,7 +105,7 @@ static int pr_create_send(struct vx_run *r, const json_object *body)
 	if ((rc = mdc_pr_resource_name(r->s.project, r->s.region, r->a.id, &name, &r->ctx)))
 		goto out;
 	if (vx_submitted(&note, "create", op)) {
-		rc = mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(&r->ctx);
 		goto out;
 	}
 	if ((rc = vx_follow(r, op, note.s, &done)) || r->g->async ||
@@ -291,7 +291,7 @@ static int pr_update_send(struct vx_run *r)
 	if ((rc = mdc_pr_update(r->c, r->name, body, mask, &op, &r->ctx)))
 		goto out;
 	if (vx_submitted(&note, "update", op)) {
-		rc = mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(&r->ctx);
 		goto out;
 	}
 	if ((rc = vx_follow(r, op, note.s, &done)) || r->g->async)

@@ -47,10 +47,10 @@ static const struct vx_field {
 	{ O_CLEAR_LABELS, VX_FLAG, offsetof(struct vx_args, clear_labels) },
 };
 
-/* "out of memory" as the exit status */
+/* "out of memory" as the exit status, in R's context too */
 static int vx_nomem(struct vx_run *r)
 {
-	mdc_fail(&r->ctx, MDC_ERR_NOMEM, "out of memory");
+	mdc_nomem(&r->ctx);
 	return mdcctl_fail(r->g, &r->ctx);
 }
 
@@ -239,7 +239,7 @@ int vx_write_run(struct mdcctl *g, const struct vx_write *w, int argc, char **ar
 	if (w->call(r.c, r.name, &op, &r.ctx))
 		goto fail;
 	if (w->note(&r, op, &note)) {
-		mdc_fail(&r.ctx, MDC_ERR_NOMEM, "out of memory");
+		mdc_nomem(&r.ctx);
 		goto fail;
 	}
 	if (vx_follow(&r, op, note.s, &done))

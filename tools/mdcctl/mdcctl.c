@@ -144,6 +144,15 @@ int mdcctl_fail(struct mdcctl *g, const struct mdc_ctx *ctx)
 	return mdc_exit_code(ctx->err ? ctx->err : MDC_ERR_INTERNAL);
 }
 
+int mdcctl_nomem(struct mdcctl *g)
+{
+	struct mdc_ctx ctx;
+
+	mdc_ctx_clear(&ctx);
+	mdc_nomem(&ctx);
+	return mdcctl_fail(g, &ctx);
+}
+
 int mdcctl_usage(struct mdcctl *g, const char *fmt, ...)
 {
 	va_list ap;
@@ -190,16 +199,16 @@ int mdcctl_settings(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
 	    (g->project && mdc_settings_set(&s->project, g->project)) ||
 	    (g->region && mdc_settings_set(&s->region, g->region)) ||
 	    (g->cluster && mdc_settings_set(&s->cluster, g->cluster)))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	if (g->cluster_id) {
 		if (mdc_settings_set(&s->cluster_id, g->cluster_id))
-			return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+			return mdc_nomem(ctx);
 		mdc_settings_set(&s->cluster, NULL);
 	}
 	if ((rc = mdc_settings_resolve(s, need_cluster, ctx)))
 		return rc;
 	if (s->slurm_conf && mdcctl_set(&g->slurm_conf, s->slurm_conf))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	return 0;
 }
 
@@ -382,7 +391,7 @@ int mdcctl_split_kv(const char *arg, char **key, const char **value, struct mdc_
 	if (!eq || eq == arg)
 		return mdc_fail(ctx, MDC_ERR_USAGE, "'%s': expected KEY=VALUE", arg);
 	if (!(*key = strndup(arg, (size_t) (eq - arg))))
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	*value = eq + 1;
 	return 0;
 }
@@ -522,7 +531,7 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 		if (!(out = json_object_new_object()) ||
 		    json_object_object_add(out, "plan", mdc_plan_to_json(&plan)) ||
 		    json_object_object_add(out, "operation", op ? json_object_get(op) : NULL)) {
-			rc = mdc_fail(&ctx, MDC_ERR_NOMEM, "out of memory");
+			rc = mdc_nomem(&ctx);
 			goto out;
 		}
 		mdcctl_print_json(out);

@@ -66,6 +66,8 @@ int mdcctl_operands(struct mdcctl *g, int *argc, char ***argv);
 
 /* Print CTX's error as one line "mdcctl: error: ..." and return its exit code. */
 int mdcctl_fail(struct mdcctl *g, const struct mdc_ctx *ctx);
+/* "out of memory" said as mdcctl_fail says it: the exit status */
+int mdcctl_nomem(struct mdcctl *g);
 /* Usage error: one line and the usage exit code (mdc_err's table). */
 int mdcctl_usage(struct mdcctl *g, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -91,7 +91,7 @@ static int mdcd_settings_read(struct mdcd *d, struct mdc_settings *s, struct mdc
 		goto out;
 	}
 	if (!s->slurm_conf && mdc_settings_set(&s->slurm_conf, "/etc/slurm/slurm.conf"))
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 out:
 	if (rc)
 		mdc_settings_free(s);
@@ -169,7 +169,7 @@ static int mdcd_listen(struct mdcd *d, struct mdc_ctx *ctx)
 	/* the directory is ours: 0755, so that anybody reaches the socket and
 	 * nobody else puts one there */
 	if (!(dir = mdc_path_dirname(d->socket_path))) {
-		mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		mdc_nomem(ctx);
 		goto out;
 	}
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {

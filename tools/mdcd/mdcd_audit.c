@@ -37,7 +37,7 @@ int mdcd_audit_init(struct mdcd *d, struct mdc_ctx *ctx)
 	int rc = 0;
 
 	if (!specs || !log) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if ((mkdir(d->state_dir, 0750) < 0 && errno != EEXIST) ||
@@ -130,7 +130,7 @@ int mdcd_audit_list(struct mdcd *d, const char *cluster, json_object **out,
 
 	*out = NULL;
 	if (!log || !list) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	pthread_mutex_lock(&d->audit_lock);
@@ -172,7 +172,7 @@ int mdcd_audit_snapshot(struct mdcd *d, long id, bool before, json_object **out,
 
 	*out = NULL;
 	if (!path)
-		return mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		return mdc_nomem(ctx);
 	if (id <= 0 || id >= d->audit_next)
 		rc = mdc_fail(ctx, MDC_ERR_NOTFOUND, "no write %ld in mdcd's history", id);
 	else if (access(path, F_OK))

@@ -379,7 +379,7 @@ static int op_call(struct mdcd_req *r, json_object **result, struct mdc_ctx *ctx
 	name = path + strcspn(path, "/") + 1;
 	on_cluster = strcmp(method, "POST") && !mdc_cluster_name_split(name, NULL, NULL, NULL, NULL);
 	if (!(mx = mdcd_cluster_mutex(r->d, name))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	pthread_mutex_lock(mx);
@@ -532,7 +532,7 @@ static int op_update(struct mdcd_req *r, json_object **result, struct mdc_ctx *c
 	    (rc = mdcd_client(r, &u.c, ctx)))
 		goto out;
 	if (mdc_settings_set(&r->s.cluster, cluster) || !(mx = mdcd_cluster_mutex(r->d, cluster))) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "out of memory");
+		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	pthread_mutex_lock(mx);
