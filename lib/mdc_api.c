@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include "mdc_broker.h"
 #include "mdc_buf.h"
+#include "mdc_auth.h"
 #include "mdc_client_int.h"
+#include "mdc_http.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
 #include "mdc_proc.h"

@@ -10,7 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "mdc_buf.h"
+#include "mdc_auth.h"
 #include "mdc_client_int.h"
+#include "mdc_http.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
 #include "mdc_run.h"

@@ -1,8 +1,10 @@
-/* mdc_client.h - talking to the managed API: settings, HTTP (libcurl),
- * auth, typed REST calls with C15 error parsing and retries, the paged
- * list and the query encoding.  The client's other modules have their
- * own headers: mdc_lro.h (operation waits), mdc_lock.h (the writer
- * lock), mdc_update.h (the safe read-modify-write update).
+/* mdc_client.h - talking to the managed API (mdc_api.c): the client,
+ * typed REST calls with C15 error parsing and retries, the paged list and
+ * the query encoding.  The client's other modules have their own headers:
+ * mdc_settings.h (where to talk and as whom, included here: a client is
+ * made from them), mdc_http.h (the transport), mdc_auth.h (the token),
+ * mdc_lro.h (operation waits), mdc_lock.h (the writer lock), mdc_update.h
+ * (the safe read-modify-write update).
  * (owner: client)
  */
 #ifndef MDC_CLIENT_H
@@ -14,53 +16,8 @@
 #include "mdc_buf.h"
 #include "mdc_err.h"
 #include "mdc_rules.h"
+#include "mdc_settings.h"
 #include "mdc_str.h"
-
-/* Where to talk and as whom: lowest to highest precedence, the config file
- * (MDC_CONF, else /etc/slurm/mdc.conf; "Key = value" lines), the
- * environment (MDC_ENDPOINT, MDC_CLUSTER, MDC_ACCESS_TOKEN,
- * MDC_TOKEN_FILE, MDC_LOCK_DIR), then whatever the caller sets after. */
-struct mdc_settings {
-	char *endpoint;		/* "http://127.0.0.1:PORT" or https://REGION-aiplatform.googleapis.com */
-	char *cluster;		/* projects/P/locations/R/modelDevelopmentClusters/C */
-	char *token_file;
-	char *lock_dir;		/* writer lock directory (default /run/lock or $TMPDIR) */
-	char *slurm_conf;	/* the live slurm.conf (SLURM_CONF, else /etc/slurm/slurm.conf) */
-	/* added by the client: the short forms (config file keys Project,
-	 * Region, ClusterId; env MDC_PROJECT, MDC_REGION) and the config path
-	 * that was read (NULL when none existed) */
-	char *project;
-	char *region;
-	char *cluster_id;
-	char *conf_path;
-	/* mdcd (mdc_broker.h): Broker / MDC_BROKER names its socket; the
-	 * others are read by mdcd only (MungeSocket also by clients) */
-	char *broker;
-	char *munge_socket;	/* MungeSocket / MDC_MUNGE_SOCKET */
-	char *admin_groups;	/* AdminGroups: comma-separated group names */
-	char *admin_from_slurm;	/* AdminFromSlurm: yes|no */
-};
-/* Fill S (zero it first) from the config file and the environment.  A
- * missing default config file is not an error; a missing MDC_CONF file,
- * an unreadable file or an unknown key is (MDC_ERR_INVAL/IO, with
- * "file:line"). */
-int mdc_settings_load(struct mdc_settings *s, struct mdc_ctx *ctx);
-/* Parse config-file TEXT into S (WHERE names it in messages). */
-int mdc_settings_parse(struct mdc_settings *s, const char *text, const char *where,
-		       struct mdc_ctx *ctx);
-/* Complete S: build cluster from project/region/cluster_id when it is not
- * a full name (each part checked), and default the endpoint to
- * https://REGION-aiplatform.googleapis.com.  NEED_CLUSTER: a missing
- * cluster is MDC_ERR_USAGE naming the options to use. */
-int mdc_settings_resolve(struct mdc_settings *s, bool need_cluster, struct mdc_ctx *ctx);
-/* Split a full cluster name; each out string is malloc'ed (caller frees,
- * any out may be NULL).  MDC_ERR_INVAL when NAME is not of the form
- * projects/P/locations/R/modelDevelopmentClusters/C. */
-int mdc_cluster_name_split(const char *name, char **project, char **region, char **id,
-			   struct mdc_ctx *ctx);
-/* Replace *DST with a copy of VAL (NULL clears); 0 or MDC_ERR_NOMEM. */
-int mdc_settings_set(char **dst, const char *val);
-void mdc_settings_free(struct mdc_settings *s);
 
 struct mdc_client;
 
@@ -69,58 +26,6 @@ struct mdc_client;
  * The caller frees it with mdc_client_free. */
 int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct mdc_ctx *ctx);
 void mdc_client_free(struct mdc_client *c);
-
-/* Parse URL with libcurl's parser (the one that picks the host to
- * contact): MDC_ERR_INVAL when malformed or neither http nor https,
- * MDC_ERR_REFUSED when it carries a user name or password before '@'
- * ("http://localhost:x@192.0.2.2/" goes to 192.0.2.2).  *IS_HTTP and
- * *LOOPBACK (each may be NULL) say whether it is plain http and whether
- * its host is 127.0.0.0/8, ::1 or "localhost". */
-int mdc_url_check(const char *url, bool *is_http, bool *loopback, struct mdc_ctx *ctx);
-/* True when mdc_url_check accepts URL and its host is loopback. */
-bool mdc_url_is_loopback(const char *url);
-
-/* Transport (mdc_http.c).  One request; never retries.  HEADERS: NULL-
- * terminated "Name: value" strings (may be NULL).  On any HTTP answer
- * returns 0 with *STATUS set and *BODY the malloc'ed body (caller frees,
- * never NULL on success); *RETRY_AFTER_S the Retry-After header in
- * seconds (-1 when absent).  Transport failures are MDC_ERR_HTTP (a
- * timeout is MDC_ERR_TIMEOUT) with curl's message; a body over MAX_BYTES
- * (0: 64 MiB) is MDC_ERR_API (not worth a retry); Ctrl-C (mdc_intr_watch) stops the transfer
- * with MDC_ERR_INTERRUPTED.  The URL is checked as mdc_url_check; plain
- * http never goes through a proxy, and an Authorization header over plain
- * http to a host that is not loopback is MDC_ERR_REFUSED before any
- * connection.  Timeouts in seconds. */
-struct mdc_http_req {
-	const char *method;
-	const char *url;
-	const char *const *headers;
-	const char *body;		/* NULL = none */
-	long connect_timeout_s;
-	long timeout_s;
-	size_t max_bytes;		/* 0 = 64 MiB */
-};
-struct mdc_http_resp {
-	long status;
-	char *body;
-	size_t len;
-	double retry_after_s;
-};
-int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
-		struct mdc_ctx *ctx);
-void mdc_http_resp_free(struct mdc_http_resp *resp);
-
-/* Auth (mdc_auth.c): the bearer token for C, from MDC_ACCESS_TOKEN, the
- * token file, the GCE metadata server (MDC_METADATA_URL overrides its URL;
- * the answer is cached in C until it expires) or `gcloud auth
- * print-access-token`.  For a loopback http endpoint only the explicit
- * sources are tried (env, token file, an explicit MDC_METADATA_URL) and
- * "no token" is not an error (*TOKEN = NULL): real credentials are never
- * handed to a local emulator.  *TOKEN is borrowed from C.  The token is
- * never logged. */
-int mdc_auth_token(struct mdc_client *c, const char **token, struct mdc_ctx *ctx);
-/* Forget the cached token (after a 401). */
-void mdc_auth_forget(struct mdc_client *c);
 
 /* Parse a Google error body (C15) into CTX: MDC_ERR_API with http_code,
  * status and the message "STATUS: message (field 'f': why; ...)".  A body

@@ -13,7 +13,7 @@
 #include <strings.h>
 #include <curl/curl.h>
 #include "mdc_buf.h"
-#include "mdc_client.h"
+#include "mdc_http.h"
 #include "mdc_proc.h"
 
 /* a cluster with every field set is a few hundred KiB; an endless body

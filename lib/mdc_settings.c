@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "mdc_client.h"
+#include "mdc_settings.h"
 #include "mdc_str.h"
 
 #define MDC_DEFAULT_CONF "/etc/slurm/mdc.conf"

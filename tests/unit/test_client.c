@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "mdc_client.h"
+#include "mdc_auth.h"
+#include "mdc_http.h"
 #include "mdc_err.h"
 #include "mdc_lock.h"
 #include "mdc_lro.h"
