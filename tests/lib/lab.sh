@@ -24,6 +24,10 @@
 LAB_SCRIPT=${LAB_SCRIPT:-$top_srcdir/scripts/slurm-lab}
 # mdc-emulator for --managed labs is looked up in the build tree first
 export MDC_BUILDDIR=${MDC_BUILDDIR:-$top_builddir}
+# a batch job without -o writes slurm-JOBID.out where sbatch ran, the
+# build directory (make distcheck's distcleancheck finds them); no test
+# reads them, and /dev/null is writable by any user a test submits as
+export SBATCH_OUTPUT=${SBATCH_OUTPUT:-/dev/null}
 
 # lab_need: skip the test unless this machine can run a lab
 lab_need() {
