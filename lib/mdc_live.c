@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "mdc_live.h"
+#include "mdc_proc.h"
 #include "mdc_run.h"
 #include "mdc_value.h"
 #include "sc_conf.h"
@@ -349,14 +350,45 @@ out:
 	return rc;
 }
 
+/* Whether a failed `scontrol show` said what slurmctld answers while it
+ * reconfigures: for a moment it decodes credentials with the default
+ * munge socket and drops the connection (seen on a lab with its own
+ * socket), or its socket is briefly gone.  Nothing was read: asking
+ * again is safe. */
+static bool live_transient(char *const *args, const char *msg)
+{
+	static const char *const marks[] = {
+		"Zero Bytes were transmitted or received", "Protocol authentication error",
+		"Unexpected missing socket error",
+	};
+
+	if (!args[0] || strcmp(args[0], "show"))
+		return false;
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (strstr(msg, marks[i]))
+			return true;
+	return false;
+}
+
 int mdc_live_check(char *const *args, struct mdc_buf *out, struct mdc_ctx *ctx)
 {
 	struct mdc_buf err = MDC_BUF_INIT, tmp = MDC_BUF_INIT;
 	struct mdc_buf *o = out ? out : &tmp;
+	size_t base = o->len;
 	int status, rc;
 
-	if ((rc = mdc_live_run(args, o, &err, &status, ctx)))
-		goto out;
+	/* up to three more tries, 0.2, 0.4 and 0.8 s apart (Ctrl-C stops) */
+	for (unsigned n = 0;; n++) {
+		if ((rc = mdc_live_run(args, o, &err, &status, ctx)))
+			goto out;
+		if (status == 0 || n == 3 || !live_transient(args, mdc_buf_str(&err)) ||
+		    !mdc_sleep(0.2 * (1u << n), NULL))
+			break;
+		o->len = base;
+		if (o->s)
+			o->s[base] = '\0';
+		mdc_buf_reset(&err);
+	}
 	if (status != 0) {
 		struct mdc_buf cmd = MDC_BUF_INIT;
 		char *msg = mdc_trim((char *) mdc_buf_str(&err));
