@@ -100,6 +100,8 @@ struct emu_op_spec {
 				 * DELETE_RES set removes the resource instead */
 	bool delete_res;
 	const char *response_type; /* "@type" added to the response (may be NULL) */
+	const char *create_time; /* RFC 3339, NULL = now: the time the caller
+				  * stamped on what the operation does */
 	emu_op_done_fn done;	/* may be NULL; not persisted across restarts */
 	void *arg;
 };

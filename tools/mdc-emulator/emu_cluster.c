@@ -472,10 +472,12 @@ static void emu_recreate_message(const json_object *cl, const struct mdc_strv *p
 	}
 }
 
-static void emu_add_events(json_object *cl, const json_object *old, const struct mdc_strv *pools)
+/* VM_DELETION events at NOW, the operation's create time: clients count
+ * the events since it (mdc_plan_op_recreated) */
+static void emu_add_events(json_object *cl, const json_object *old, const struct mdc_strv *pools,
+			   const char *now)
 {
 	json_object *old_events = mdc_json_get_arr(cl, "cluster_events"), *events;
-	char now[40];
 
 	if (!pools->n)
 		return;
@@ -485,7 +487,6 @@ static void emu_add_events(json_object *cl, const json_object *old, const struct
 		json_object_array_add(events, json_object_get(json_object_array_get_idx(old_events, i)));
 	if (!events || mdc_json_set(cl, "cluster_events", events))
 		return;
-	emu_now_rfc3339(now, sizeof(now));
 	for (size_t i = 0; i < pools->n; i++) {
 		json_object *ev = json_object_new_object();
 		const char *from = "", *to = "";
@@ -561,7 +562,7 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	mdc_json_set(final, "state", json_object_new_string("RUNNING"));
 	mdc_json_del(final, EMU_NEVER_UPDATED);
 	mdc_json_set(final, EMU_NODES_CHANGED, json_object_new_boolean(res.nodes_changed));
-	emu_add_events(final, cl, &res.recreated);
+	emu_add_events(final, cl, &res.recreated, now);
 	emu_recreate_message(final, &res.recreated, &msg);
 	mdc_json_set(cl, "state", json_object_new_string("UPDATING"));
 	e->dirty = true;
@@ -570,7 +571,7 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 		.metadata_type = EMU_API "UpdateModelDevelopmentClusterOperationMetadata",
 		.progress = mdc_buf_str(&msg),
 		.kind = "cluster", .res_name = name, .final = final,
-		.response_type = EMU_API "ModelDevelopmentCluster",
+		.response_type = EMU_API "ModelDevelopmentCluster", .create_time = now,
 	});
 	if (!op)
 		emu_reply_error(out, "INTERNAL", "out of memory");

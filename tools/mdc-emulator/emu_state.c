@@ -954,7 +954,7 @@ json_object *emu_op_start(struct emu *e, const struct emu_op_spec *spec)
 	snprintf(name, sizeof(name), "%s/operations/%lu", spec->parent, e->next_op++);
 	json_object_object_add(op, "name", json_object_new_string(name));
 	json_object_object_add(op, "done", json_object_new_boolean(0));
-	emu_op_meta(op, spec->metadata_type, spec->progress, NULL);
+	emu_op_meta(op, spec->metadata_type, spec->progress, spec->create_time);
 	json_object_object_add(op, "_due", json_object_new_double(due));
 	emu_due_push(e, name, due);
 	if (spec->kind)
