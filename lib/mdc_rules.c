@@ -220,9 +220,12 @@ bool mdc_rules_utf8_ok(const char *s)
 	unsigned long cp;
 	size_t n;
 
-	for (; p && *p; p += n)
-		if (!(n = mdc_utf8_seq(p, &cp)))
+	/* names and values are mostly ASCII: no decoding for those bytes */
+	for (; p && *p; p += n) {
+		n = 1;
+		if (*p >= 0x80 && !(n = mdc_utf8_seq(p, &cp)))
 			return false;
+	}
 	return true;
 }
 
@@ -235,9 +238,15 @@ static bool mdc_has_control(const char *s)
 	size_t n;
 
 	for (; p && *p; p += n) {
+		if (*p < 0x80) {
+			if (*p < 0x20 || *p == 0x7f)
+				return true;
+			n = 1;
+			continue;
+		}
 		if (!(n = mdc_utf8_seq(p, &cp)))
 			return false;
-		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+		if (cp >= 0x80 && cp <= 0x9f)
 			return true;
 	}
 	return false;

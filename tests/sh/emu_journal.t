@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 15
+plan 20
 EMU_LRO_SECONDS=0 emu_up
 dir=$EMU_DIR
 emu_create_cluster c1 >/dev/null || fail "create c1"
@@ -68,6 +68,35 @@ is "$(for o in "$op" "$op2"; do curl -sS "$EMU_URL/v1/$o" | jq -S .; done)" "$wa
 	"the operations' responses are rebuilt from the resource"
 is "$(curl -sS "$EMU_CLUSTERS/c1" | jq -c '[(.orchestratorSpec.slurmSpec.partitions | length), .labels.small]')" \
 	'[200,"change"]' "... with its 200 partitions and the last label"
+
+# back to back (lro 0) an update finishes in the line where the next one
+# starts: the line still holds the partition list once, not three times
+# (the finishing update's response and the cluster as deltas), and a
+# restart rebuilds every response
+list=$(printf '%s' "$parts" | wc -c)
+before=$(stat -c %s "$dir/state.json.journal")
+# five PATCHes over one connection (curl -K), so that no tick of the
+# emulator's own finishes an update between two of them
+for i in 1 2 3 4 5; do
+	[ "$i" = 1 ] || echo next
+	printf 'url = "%s"\nrequest = "PATCH"\n' "$EMU_CLUSTERS/c1?updateMask=orchestrator_spec.slurm_spec.partitions"
+	printf 'data = %s\n' "$(jq -c --arg t "6$i" '{orchestrator_spec: {slurm_spec: {partitions: (.[0].config.MaxTime = $t)}}} | tojson' <<<"$parts")"
+done >"$TEST_DIR/b2b.cfg"
+mapfile -t bops < <(curl -sS -K "$TEST_DIR/b2b.cfg" | jq -r .name)
+grown=$(( $(stat -c %s "$dir/state.json.journal") - before ))
+is "${#bops[@]}" 5 "five back-to-back partition PATCHes answered"
+ok "they append $grown bytes, under twice the five lists ($list bytes each)" \
+	test "$grown" -lt $((10 * list))
+for o in "${bops[@]}"; do emu_wait_op "$o" >/dev/null || fail "PATCH $o finishes"; done
+want_cl=$(curl -sS "$EMU_CLUSTERS/c1" | jq -S .)
+want_ops=$(for o in "${bops[@]}"; do curl -sS "$EMU_URL/v1/$o" | jq -S .; done)
+kill -9 "$EMU_PID"; wait "$EMU_PID" 2>/dev/null
+EMU_DIR_NEXT=$dir EMU_LRO_SECONDS=0 emu_start || fail "restart after the back-to-back lines"
+is "$(curl -sS "$EMU_CLUSTERS/c1" | jq -S .)" "$want_cl" "the cluster is rebuilt after back-to-back updates"
+is "$(for o in "${bops[@]}"; do curl -sS "$EMU_URL/v1/$o" | jq -S .; done)" "$want_ops" \
+	"each back-to-back update's response is rebuilt"
+is "$(jq -r '.response.orchestratorSpec.slurmSpec.partitions[0].config.MaxTime' <<<"$(curl -sS "$EMU_URL/v1/${bops[0]}")")" \
+	61 "... as that update left the cluster, not as the next one did"
 
 # a cut last line (a kill -9 during the append) is ignored
 emu_stop

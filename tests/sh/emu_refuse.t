@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 22
+plan 23
 emu_up
 emu_create_cluster c1 >/dev/null || fail "create c1"
 # req METHOD URL [BODY]: prints the body; the HTTP code goes to $TEST_DIR/code
@@ -34,6 +34,12 @@ got=$(req POST "$EMU_CLUSTERS?model_development_cluster_id=c2" \
 like "$(jq -r .error.message <<<"$got")" 'Unknown name "home_dir" at .model_development_cluster.orchestrator_spec.slurm_spec.' \
 	"create: an unknown name is refused too"
 is "$(curl -s -o /dev/null -w '%{http_code}' "$EMU_CLUSTERS/c2")" 404 "... and nothing was created"
+got=$(req PATCH "$EMU_CLUSTERS/c1?updateMask=orchestrator_spec.slurm_spec.partitions" \
+	"$(jq -cn '{orchestratorSpec: {slurmSpec: {partitions: ([range(13) | {id: "p\(.)", nodePoolIds: ["cpu"]}]
+		| .[12].maxTime = "5")}}}')")
+is "$(jq -r .error.message <<<"$got")" \
+	"Invalid JSON payload received. Unknown name \"maxTime\" at 'model_development_cluster.orchestrator_spec.slurm_spec.partitions[12]': Cannot find field." \
+	"the 13th partition's unknown name is placed at partitions[12]"
 got=$(req PATCH "$EMU_CLUSTERS/c1?updateMask=labels" '{"labels":{"a":"1"},"_pinned_pools":["cpu"]}')
 like "$(jq -r .error.message <<<"$got")" 'Unknown name "_pinned_pools"' "internal bookkeeping names are not part of the API"
 # map keys are data, and both spellings of a field are accepted

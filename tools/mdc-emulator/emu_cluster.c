@@ -9,7 +9,6 @@
 #include "emu_int.h"
 #include <pthread.h>
 #include "mdc_buf.h"
-#include "mdc_hash.h"
 #include "mdc_json.h"
 #include "mdc_str.h"
 
@@ -113,66 +112,108 @@ static const struct emu_field {
 };
 
 #define EMU_NFIELDS (sizeof(emu_cluster_fields) / sizeof(emu_cluster_fields[0]))
+#define EMU_PATH_MAX 512
 
-/* An index of the schema, built once: a body of N partitions looks up
- * 3N names. */
-static struct mdc_hash emu_field_index = MDC_HASH_INIT(MDC_HASH_EXACT);
+/* The schema as a tree, built once: a body of N partitions looks up 3N
+ * names, each among the few children of its parent field.  Node
+ * EMU_NFIELDS is the resource itself; -1 ends a list. */
+static int emu_field_first[EMU_NFIELDS + 1], emu_field_next[EMU_NFIELDS];
+static size_t emu_field_leaf[EMU_NFIELDS];	/* where the last name of the path starts */
 static pthread_once_t emu_field_once = PTHREAD_ONCE_INIT;
-static bool emu_field_indexed;
 
-static void emu_field_index_build(void)
+static void emu_field_tree_build(void)
 {
-	for (size_t i = 0; i < EMU_NFIELDS; i++)
-		if (mdc_hash_put(&emu_field_index, emu_cluster_fields[i].path, i, false))
-			return;
-	emu_field_indexed = true;
+	for (size_t i = 0; i <= EMU_NFIELDS; i++)
+		emu_field_first[i] = -1;
+	/* from the end, so that children are listed in table order */
+	for (size_t i = EMU_NFIELDS; i-- > 0;) {
+		const char *p = emu_cluster_fields[i].path, *dot = strrchr(p, '.');
+		size_t parent = EMU_NFIELDS, n = dot ? (size_t) (dot - p) : 0;
+
+		for (size_t j = 0; dot && j < EMU_NFIELDS; j++)
+			if (!strncmp(emu_cluster_fields[j].path, p, n) && !emu_cluster_fields[j].path[n]) {
+				parent = j;
+				break;
+			}
+		emu_field_leaf[i] = dot ? n + 1 : 0;
+		emu_field_next[i] = emu_field_first[parent];
+		emu_field_first[parent] = (int) i;
+	}
 }
 
+/* The field NAME (snake_case) under node PARENT; -1 if there is none. */
+static int emu_field_child(size_t parent, const char *name)
+{
+	pthread_once(&emu_field_once, emu_field_tree_build);
+	for (int i = emu_field_first[parent]; i >= 0; i = emu_field_next[i])
+		if (!strcmp(emu_cluster_fields[i].path + emu_field_leaf[i], name))
+			return i;
+	return -1;
+}
+
+/* The field at PATH (dotted snake_case), or NULL. */
 static const struct emu_field *emu_field_find(const char *path)
 {
-	size_t i;
+	size_t node = EMU_NFIELDS;
+	char name[EMU_PATH_MAX];
 
-	pthread_once(&emu_field_once, emu_field_index_build);
-	if (emu_field_indexed)
-		return mdc_hash_get(&emu_field_index, path, &i) ? &emu_cluster_fields[i] : NULL;
-	for (i = 0; i < EMU_NFIELDS; i++)
-		if (!strcmp(emu_cluster_fields[i].path, path))
-			return &emu_cluster_fields[i];
-	return NULL;
+	while (*path) {
+		size_t n = strcspn(path, ".");
+		int i;
+
+		if (n >= sizeof(name))
+			return NULL;
+		memcpy(name, path, n);
+		name[n] = '\0';
+		if ((i = emu_field_child(node, name)) < 0)
+			return NULL;
+		node = (size_t) i;
+		path += n + (path[n] == '.');
+	}
+	return node < EMU_NFIELDS ? &emu_cluster_fields[node] : NULL;
 }
 
-/* Append SEP and S to BUF (LEN used, size EMU_PATH_MAX); false if too long. */
-#define EMU_PATH_MAX 512
-static bool emu_path_add(char *buf, size_t *len, const char *sep, const char *s)
+/* Append S (N bytes) to BUF (LEN used, size EMU_PATH_MAX); false if too long. */
+static bool emu_path_add(char *buf, size_t *len, const char *s, size_t n)
 {
-	size_t a = strlen(sep), b = strlen(s);
-
-	if (*len + a + b >= EMU_PATH_MAX)
+	if (*len + n >= EMU_PATH_MAX)
 		return false;
-	memcpy(buf + *len, sep, a);
-	memcpy(buf + *len + a, s, b + 1);
-	*len += a + b;
+	memcpy(buf + *len, s, n);
+	buf[*len + n] = '\0';
+	*len += n;
 	return true;
 }
 
+/* "[I]" after AT, without printf: one per element of every array. */
+static bool emu_path_index(char *at, size_t *len, size_t i)
+{
+	char d[24];
+	size_t n = sizeof(d);
+
+	d[--n] = ']';
+	do
+		d[--n] = (char) ('0' + i % 10);
+	while ((i /= 10));
+	d[--n] = '[';
+	return emu_path_add(at, len, d + n, sizeof(d) - n);
+}
+
 /* The service's JSON transcoding refuses a name that is no field (in
- * either spelling), wherever it is: 1 if answered.  PATH (snake_case
- * schema path) and AT (where, for the message) are buffers of
+ * either spelling), wherever it is: 1 if answered.  NODE is OBJ's field
+ * (EMU_NFIELDS: the resource); AT (where, for the message) is a buffer of
  * EMU_PATH_MAX extended in place.  *CAMEL becomes true when a field name
  * is not spelled in snake_case (the body then needs normalising). */
-static int emu_unknown_names(const json_object *obj, char *path, size_t plen, char *at,
-			     size_t alen, bool *camel, struct emu_response *out)
+static int emu_unknown_names(const json_object *obj, size_t node, char *at, size_t alen,
+			     bool *camel, struct emu_response *out)
 {
 	if (json_object_is_type(obj, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(obj); i++) {
-			char idx[32];
+		for (size_t i = 0, n = json_object_array_length(obj); i < n; i++) {
 			size_t al = alen;
 
-			snprintf(idx, sizeof(idx), "[%zu]", i);
-			if (!emu_path_add(at, &al, "", idx))
+			if (!emu_path_index(at, &al, i))
 				return emu_reply_bad_field(out, "model_development_cluster",
 							   "Invalid JSON payload received: nested too deep"), 1;
-			if (emu_unknown_names(json_object_array_get_idx(obj, i), path, plen, at, al, camel, out))
+			if (emu_unknown_names(json_object_array_get_idx(obj, i), node, at, al, camel, out))
 				return 1;
 			at[alen] = '\0';
 		}
@@ -182,13 +223,21 @@ static int emu_unknown_names(const json_object *obj, char *path, size_t plen, ch
 		return 0;
 	json_object_object_foreach((json_object *) obj, k, v) {
 		char snake[256];
-		const struct emu_field *f = NULL;
-		size_t pl = plen, al = alen;
+		const char *name = k;
+		size_t al = alen;
+		int f = -1;
 
-		mdc_camel_to_snake(k, snake, sizeof(snake));
-		if (k[0] != '_' && emu_path_add(path, &pl, plen ? "." : "", snake))
-			f = emu_field_find(path);
-		if (!f) {
+		/* most names are snake_case already: no copy for them */
+		for (const char *c = k; *c; c++)
+			if (isupper((unsigned char) *c)) {
+				mdc_camel_to_snake(k, snake, sizeof(snake));
+				name = snake;
+				*camel = true;
+				break;
+			}
+		if (k[0] != '_')
+			f = emu_field_child(node, name);
+		if (f < 0) {
 			char msg[1024];
 
 			snprintf(msg, sizeof(msg), "Invalid JSON payload received. Unknown name \"%s\" at "
@@ -196,15 +245,13 @@ static int emu_unknown_names(const json_object *obj, char *path, size_t plen, ch
 			emu_reply_bad_field(out, at, "%s", msg);
 			return 1;
 		}
-		*camel = *camel || strcmp(snake, k);
-		if (!(f->flags & EMU_F_MAP)) {
-			if (!emu_path_add(at, &al, ".", snake))
+		if (!(emu_cluster_fields[f].flags & EMU_F_MAP)) {
+			if (!emu_path_add(at, &al, ".", 1) || !emu_path_add(at, &al, name, strlen(name)))
 				return emu_reply_bad_field(out, "model_development_cluster",
 							   "Invalid JSON payload received: nested too deep"), 1;
-			if (emu_unknown_names(v, path, pl, at, al, camel, out))
+			if (emu_unknown_names(v, (size_t) f, at, al, camel, out))
 				return 1;
 		}
-		path[plen] = '\0';
 		at[alen] = '\0';
 	}
 	return 0;
@@ -653,10 +700,10 @@ int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response 
 	if (emu_unknown_params(r, params, out))
 		return 0;
 	if (body && r->raw_body) {
-		char path[EMU_PATH_MAX] = "", at[EMU_PATH_MAX] = "model_development_cluster";
+		char at[EMU_PATH_MAX] = "model_development_cluster";
 		bool camel = false;
 
-		if (emu_unknown_names(r->raw_body, path, 0, at, strlen(at), &camel, out))
+		if (emu_unknown_names(r->raw_body, EMU_NFIELDS, at, strlen(at), &camel, out))
 			return 0;
 		/* every name a field's own snake_case: normalising would copy
 		 * the body unchanged */

@@ -305,10 +305,13 @@ void emu_journal_sync(struct emu *e)
  * when the base is the "_final" of operation OP (the update this line
  * finishes) rather than the cluster as the load has it so far.  An
  * operation's "_final" cluster is written the same way against the
- * cluster of the same line, and a finished operation whose response is
- * the resource it made, written in the same line, as a response of only
- * "@type" plus "_response_is_resource": true.  So a change is written
- * once, whatever the cluster's size.  Keys starting with '_' never come
+ * cluster of the same line, and a finished operation's response, when
+ * the resource it names is written in the same line, as a delta over
+ * that resource plus "_response_delta": true (older journals wrote
+ * "_response_is_resource": true with only "@type").  A line's clusters
+ * are made before its operations, so an update that finishes in the
+ * line where the next one starts is based on the first one's "_final".
+ * So a change is written once, whatever the cluster's size.  Keys starting with '_' never come
  * from a client (the routes refuse them), so none of these forms can be
  * forged; the load rebuilds them (emu_journal_apply). */
 
@@ -316,6 +319,7 @@ void emu_journal_sync(struct emu *e)
 #define EMU_J_REMOVED "_removed"
 #define EMU_J_BASE_OP "_base_op"
 #define EMU_J_RESP_IS_RES "_response_is_resource"
+#define EMU_J_RESP_DELTA "_response_delta"
 
 /* New reference: the members of OBJ (an object), shared. */
 static json_object *emu_shallow(const json_object *obj)
@@ -442,8 +446,8 @@ static json_object *emu_journal_op(struct emu *e, const char *name, json_object 
 {
 	const char *kind = mdc_json_get_str(op, "_kind", NULL);
 	const char *res_name = mdc_json_get_str(op, "_res_name", NULL);
-	json_object *resp = NULL, *fin = NULL, *k, *res = NULL, *type = NULL, *c, *stub, *d;
-	size_t n = 0, nd;
+	json_object *resp = NULL, *fin = NULL, *k, *res = NULL, *c, *d;
+	size_t nd;
 
 	if (!kind || !res_name || !(k = emu_kind(e, kind, false)) ||
 	    !json_object_object_get_ex(k, res_name, &res) || !json_object_is_type(res, json_type_object))
@@ -471,26 +475,14 @@ static json_object *emu_journal_op(struct emu *e, const char *name, json_object 
 		return c;
 	}
 	if (!json_object_object_get_ex(op, "response", &resp) || !json_object_is_type(resp, json_type_object) ||
-	    !emu_in_line(e, kind, res_name))
+	    !emu_in_line(e, kind, res_name) || !(d = emu_delta(resp, res, &nd)))
 		return json_object_get(op);
-	json_object_object_foreach(resp, rk, rv) {
-		json_object *same = NULL;
-
-		if (!strcmp(rk, "@type")) {
-			type = rv;
-			continue;
-		}
-		if (!json_object_object_get_ex(res, rk, &same) || same != rv)
-			return json_object_get(op);
-		n++;
+	if (!(c = emu_shallow(op))) {
+		json_object_put(d);
+		return json_object_get(op);
 	}
-	if (n != (size_t) json_object_object_length(res) || !(c = emu_shallow(op)))
-		return json_object_get(op);
-	stub = json_object_new_object();
-	if (stub && type)
-		json_object_object_add(stub, "@type", json_object_get(type));
-	json_object_object_add(c, "response", stub);
-	json_object_object_add(c, EMU_J_RESP_IS_RES, json_object_new_boolean(1));
+	json_object_object_add(c, "response", d);
+	json_object_object_add(c, EMU_J_RESP_DELTA, json_object_new_boolean(1));
 	return c;
 }
 
@@ -515,10 +507,16 @@ static int emu_journal_commit(struct emu *e)
 	json_object_object_add(rec, "next_op", json_object_new_int64((int64_t) e->next_op));
 	json_object_object_add(rec, "images", json_object_get(e->images));
 	json_object_object_add(rec, "put", put);
-	if (e->touched) {
+	/* clusters first: their base may be the "_final" of an operation
+	 * this line finishes, which a starting one replaces in e->finals */
+	for (int pass = 0; e->touched && pass < 2; pass++) {
 		json_object_object_foreach(e->touched, kind, names) {
-			json_object *k = emu_kind(e, kind, false), *out = json_object_new_object();
+			json_object *k, *out;
 
+			if ((pass == 0) != !strcmp(kind, "cluster"))
+				continue;
+			k = emu_kind(e, kind, false);
+			out = json_object_new_object();
 			json_object_object_foreach(names, name, unused) {
 				json_object *v = NULL;
 
@@ -655,6 +653,9 @@ static void emu_journal_apply(struct emu *e, json_object *rec)
 		if ((part = mdc_json_get_obj(op, "_final")) && json_object_object_get_ex(part, EMU_J_DELTA, NULL)) {
 			if ((c = emu_undelta(res, part)))
 				json_object_object_add(op, "_final", c);
+		} else if (mdc_json_get_bool(op, EMU_J_RESP_DELTA, false) &&
+			   (part = mdc_json_get_obj(op, "response")) && (c = emu_undelta(res, part))) {
+			json_object_object_add(op, "response", c);
 		} else if (mdc_json_get_bool(op, EMU_J_RESP_IS_RES, false) &&
 			   (part = mdc_json_get_obj(op, "response")) && (c = emu_shallow(res))) {
 			json_object_object_foreach(part, rk, rv)
@@ -662,6 +663,7 @@ static void emu_journal_apply(struct emu *e, json_object *rec)
 			json_object_object_add(op, "response", c);
 		}
 		json_object_object_del(op, EMU_J_RESP_IS_RES);
+		json_object_object_del(op, EMU_J_RESP_DELTA);
 	}
 }
 
