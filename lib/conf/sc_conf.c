@@ -1641,14 +1641,28 @@ int sc_conf_parse_file(const char *path, struct sc_conf **out, struct mdc_ctx *c
 
 /* ---- accessors ---- */
 
-const struct sc_kv *sc_conf_global(const struct sc_conf *conf, const char *key)
+/* KEY among N pairs: the same spelling ignoring case first (Slurm's own
+ * key identity: "Weight_" and "Weight" are two keys to it, and the parser
+ * keeps one pair per spelling), then ignoring underscores too (C7's, for
+ * a key named as the API names it). */
+static const struct sc_kv *kv_find(const struct sc_kv *kv, size_t n, const char *key)
 {
 	size_t i;
 
-	for (i = 0; conf && i < conf->nglobals; i++)
-		if (mdc_key_eq(conf->globals[i].key, key))
-			return &conf->globals[i];
+	if (!key)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (!strcasecmp(kv[i].key, key))
+			return &kv[i];
+	for (i = 0; i < n; i++)
+		if (mdc_key_eq(kv[i].key, key))
+			return &kv[i];
 	return NULL;
+}
+
+const struct sc_kv *sc_conf_global(const struct sc_conf *conf, const char *key)
+{
+	return conf ? kv_find(conf->globals, conf->nglobals, key) : NULL;
 }
 
 const char *sc_conf_get(const struct sc_conf *conf, const char *key)
@@ -1670,12 +1684,7 @@ const struct sc_record *sc_conf_record(const struct sc_conf *conf,
 
 const struct sc_kv *sc_record_kv(const struct sc_record *rec, const char *key)
 {
-	size_t i;
-
-	for (i = 0; rec && i < rec->nkv; i++)
-		if (mdc_key_eq(rec->kv[i].key, key))
-			return &rec->kv[i];
-	return NULL;
+	return rec ? kv_find(rec->kv, rec->nkv, key) : NULL;
 }
 
 const char *sc_record_get(const struct sc_record *rec, const char *key)

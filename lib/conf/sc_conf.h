@@ -142,8 +142,10 @@ bool sc_lex_pair(const char *s, size_t off, struct sc_lexpair *p);
 	"^[[:space:]]*([[:alnum:]_.]+)[[:space:]]*([-*+/]?)=[[:space:]]*" \
 	"((\"([^\"]*)\")|([^[:space:]]+))([[:space:]]|$)"
 
-/* Accessors: borrowed pointers into CONF, NULL when absent.  Keys match
- * ignoring case and underscores (C7). */
+/* Accessors: borrowed pointers into CONF, NULL when absent.  A key is
+ * matched as Slurm spells it ignoring case first, then ignoring
+ * underscores too (C7): "Weight_" finds "Weight_" when the line has it,
+ * else "Weight". */
 const struct sc_kv *sc_conf_global(const struct sc_conf *conf, const char *key);
 const char *sc_conf_get(const struct sc_conf *conf, const char *key);
 /* The first non-DEFAULT record of TYPE named NAME (case-sensitive, as Slurm). */

@@ -387,6 +387,39 @@ static void test_lenient_and_template(void **state)
 	sc_conf_free(c);
 }
 
+/* A key and its spelling with an underscore are two keys to Slurm (the
+ * second is unknown): each accessor finds the one spelled so, and the
+ * underscore-blind match (C7, for keys named as the API names them) only
+ * when the line has no such spelling.  The fuzzer found the first-match
+ * lookup answering "Weight" with the value of "Weight_". */
+static void test_key_spellings(void **state)
+{
+	struct mdc_ctx ctx;
+	struct sc_conf *c = sc_conf_new();
+	static const char text[] =
+		"ClusterName=x\nMaxJobCount_=5\nMaxJobCount=10\n"
+		"NodeName=n1 CPUs=2 Weight_=7 Weight=3\n"
+		"PartitionName=p Nodes=n1 Max_Time=5 MaxTime=6 PriorityTier=2\n";
+	const struct sc_record *n, *p;
+
+	(void) state;
+	c->flags = SC_PARSE_LENIENT;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(sc_conf_load_string(c, text, sizeof(text) - 1, "t.conf", &ctx), 0);
+	assert_string_equal(sc_conf_get(c, "MaxJobCount"), "10");
+	assert_string_equal(sc_conf_get(c, "maxjobcount_"), "5");
+	assert_string_equal(sc_conf_get(c, "Cluster_Name"), "x");
+	assert_non_null(n = sc_conf_record(c, SC_REC_NODE, "n1"));
+	assert_string_equal(sc_record_get(n, "Weight"), "3");
+	assert_string_equal(sc_record_get(n, "Weight_"), "7");
+	assert_non_null(p = sc_conf_record(c, SC_REC_PARTITION, "p"));
+	assert_string_equal(sc_record_get(p, "MaxTime"), "6");
+	assert_string_equal(sc_record_get(p, "max_time"), "5");
+	assert_string_equal(sc_record_get(p, "Priority_Tier"), "2");
+	assert_null(sc_record_get(p, "Max_Time_Limit"));
+	sc_conf_free(c);
+}
+
 static void test_many_lines(void **state)
 {
 	struct mdc_buf b = MDC_BUF_INIT;
@@ -508,6 +541,7 @@ int main(void)
 		cmocka_unit_test(test_accepted_oddities),
 		cmocka_unit_test(test_includes),
 		cmocka_unit_test(test_lenient_and_template),
+		cmocka_unit_test(test_key_spellings),
 		cmocka_unit_test(test_many_lines),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_lexer_is_the_regex),
