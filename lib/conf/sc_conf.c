@@ -956,6 +956,12 @@ static int parse_global(struct parser *ps, struct lline *l, const struct pair *p
 				return rc;
 		}
 	}
+	/* only the rest of a line gets here with a record key: it starts no
+	 * record (Slurm reads none of that text) and is no setting either */
+	if (opt && (opt->flags & SC_OPT_RECORD))
+		return soft(ps, l->file, LN(l, pr->key_off), CL(l, pr->key_off),
+			    "%s= after another key defines nothing (a %s line starts with it): ignored",
+			    opt->name, opt->name);
 	if (!(opt && (opt->flags & SC_OPT_MULTI)) && mdc_hash_get(&c->global_idx, key, &i))
 		kv = &c->globals[i];
 	if (kv) {

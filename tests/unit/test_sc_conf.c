@@ -400,6 +400,7 @@ static void test_key_spellings(void **state)
 		"ClusterName=x\nMaxJobCount_=5\nMaxJobCount=10\n"
 		"NodeName=n1 CPUs=2 Weight_=7 Weight=3\n"
 		"PartitionName=p Nodes=n1 Max_Time=5 MaxTime=6 PriorityTier=2\n";
+	static const char rest[] = "X=1 PartitionName=p Y=2\nX=3 PartitionName=o\n";
 	const struct sc_record *n, *p;
 
 	(void) state;
@@ -417,6 +418,19 @@ static void test_key_spellings(void **state)
 	assert_string_equal(sc_record_get(p, "max_time"), "5");
 	assert_string_equal(sc_record_get(p, "Priority_Tier"), "2");
 	assert_null(sc_record_get(p, "Max_Time_Limit"));
+	sc_conf_free(c);
+
+	/* lenient reads the rest of a line as globals, but a record key
+	 * there defines nothing and is no setting (the fuzzer found two such
+	 * "PartitionName" globals planned as a config change) */
+	c = sc_conf_new();
+	c->flags = SC_PARSE_LENIENT;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(sc_conf_load_string(c, rest, sizeof(rest) - 1, "t.conf", &ctx), 0);
+	assert_null(sc_conf_get(c, "PartitionName"));
+	assert_null(sc_conf_record(c, SC_REC_PARTITION, "p"));
+	assert_string_equal(sc_conf_get(c, "Y"), "2");
+	assert_string_equal(sc_conf_get(c, "X"), "3");
 	sc_conf_free(c);
 }
 
