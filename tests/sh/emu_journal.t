@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 20
+plan 25
 EMU_LRO_SECONDS=0 emu_up
 dir=$EMU_DIR
 emu_create_cluster c1 >/dev/null || fail "create c1"
@@ -143,6 +143,31 @@ done
 n=$(curl -sS "$EMU_URL/v1/$EMU_PARENT/operations" | jq '.operations | length')
 ok "operations kept are bounded ($n after 1100 more)" test "$n" -le 1001
 is "$(curl -sS "$EMU_CLUSTERS/c1" | jq -r .labels.n)" 1099 "... and the cluster has the last change"
+
+# beyond the newest 16, a finished operation keeps its response as text
+# (1000 responses of 200 partitions took 430 MB as json-c objects): every
+# kept one still answers its own response, alone, in the list and after
+# a restart, and 300 partition updates keep the emulator small
+got=$(curl -sS "$EMU_URL/v1/$EMU_PARENT/operations?page_size=2000" |
+	jq '[.operations[] | select(.response.labels.n != null) | .response.labels.n | tonumber] | [length, min, max]' | tr -d ' \n')
+is "$got" "[1000,100,1099]" "the list answers every kept update's own response (the oldest ones' kept as text)"
+old=$(curl -sS "$EMU_URL/v1/$EMU_PARENT/operations?page_size=2000" |
+	jq -r '.operations[] | select(.response.labels.n == "150") | .name')
+want=$(curl -sS "$EMU_URL/v1/$old" | jq -S .)
+is "$(jq -r .response.labels.n <<<"$want")" 150 "an old operation alone answers its response"
+kill -9 "$EMU_PID"; wait "$EMU_PID" 2>/dev/null
+EMU_DIR_NEXT=$dir EMU_LRO_SECONDS=0 emu_start || fail "restart with responses kept as text"
+is "$(curl -sS "$EMU_URL/v1/$old" | jq -S .)" "$want" "... the same after a restart"
+for ((m = 0; m < 300; m++)); do
+	[ "$m" = 0 ] || echo next
+	printf 'url = "%s"\nrequest = "PATCH"\noutput = "/dev/null"\nwrite-out = "%%{http_code}\\n"\n' \
+		"$EMU_CLUSTERS/c1?updateMask=orchestrator_spec.slurm_spec.partitions,orchestrator_spec.slurm_spec.default_partition_id"
+	printf 'data = %s\n' "$(jq -c --arg t "$((m + 100))" '{orchestrator_spec: {slurm_spec:
+		{partitions: (.[0].config.MaxTime = $t), default_partition_id: "p0"}}} | tojson' <<<"$parts")"
+done >"$TEST_DIR/big.cfg"
+is "$(curl -sS -K "$TEST_DIR/big.cfg" | sort | uniq -c | tr -s ' ')" " 300 200" "300 updates of 200 partitions answered"
+rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$EMU_PID/status")
+ok "after 300 updates of 200 partitions the emulator holds $rss KB (under 100 MB)" test "$rss" -lt 102400
 
 # 1100 idle connections (more than select() can watch) do not lock a
 # normal request out

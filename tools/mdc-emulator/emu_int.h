@@ -38,6 +38,13 @@ struct emu_due {
  * past this count the oldest are forgotten, so memory and the state file
  * stay bounded. */
 #define EMU_KEEP_OPS 1000
+/* Beyond the newest EMU_LIVE_OPS finished operations, a response is kept
+ * as its JSON text under EMU_RESPONSE_TEXT (parsed again for an answer):
+ * a cluster's as json-c objects costs about 2 KB per partition, its text
+ * some 65 bytes, and each update's response holds a partition list of
+ * its own (1000 updates of 200 partitions: 430 MB as objects). */
+#define EMU_LIVE_OPS 16
+#define EMU_RESPONSE_TEXT "_response_text"
 
 struct emu {
 	pthread_mutex_t lock;

@@ -195,22 +195,68 @@ static void emu_strip_internal(json_object *o)
 	}
 }
 
+/* New reference: OP with the response it keeps as text (emu_op_freeze)
+ * as a tree again, in its place; OP itself when it has none. */
+static json_object *emu_thaw_op(json_object *op)
+{
+	json_object *text = NULL, *c, *resp = NULL;
+	struct mdc_ctx ctx;
+
+	if (!json_object_is_type(op, json_type_object) ||
+	    !json_object_object_get_ex(op, EMU_RESPONSE_TEXT, &text))
+		return json_object_get(op);
+	if (!(c = json_object_new_object()))
+		return NULL;
+	json_object_object_foreach(op, k, v) {
+		if (strcmp(k, EMU_RESPONSE_TEXT))
+			json_object_object_add(c, k, json_object_get(v));
+		else if (!mdc_json_parse(json_object_get_string(v), (size_t) json_object_get_string_len(v),
+					 &resp, &ctx))
+			json_object_object_add(c, "response", resp);
+	}
+	return c;
+}
+
+/* New reference: OBJ with its operations' responses as trees: OBJ is an
+ * operation, or holds them in a list member (a list of operations). */
+static json_object *emu_thaw(const json_object *obj)
+{
+	json_object *c;
+
+	if (json_object_object_get_ex(obj, EMU_RESPONSE_TEXT, NULL))
+		return emu_thaw_op((json_object *) obj);
+	if (!(c = json_object_new_object()))
+		return NULL;
+	json_object_object_foreach((json_object *) obj, k, v) {
+		json_object *arr = NULL;
+
+		if (json_object_is_type(v, json_type_array) && (arr = json_object_new_array()))
+			for (size_t i = 0, n = json_object_array_length(v); i < n; i++)
+				json_object_array_add(arr, emu_thaw_op(json_object_array_get_idx(v, i)));
+		json_object_object_add(c, k, arr ? arr : json_object_get(v));
+	}
+	return c;
+}
+
 json_object *emu_public(const json_object *obj)
 {
-	json_object *top = NULL, *c;
+	json_object *top = NULL, *c, *thawed = NULL;
 
 	/* internal top-level keys (an operation's "_final", a whole
 	 * resource) are left out before the copy, not after */
 	if (json_object_is_type(obj, json_type_object)) {
-		if (!(top = json_object_new_object()))
+		if (!(thawed = emu_thaw(obj)) || !(top = json_object_new_object())) {
+			json_object_put(thawed);
 			return NULL;
-		json_object_object_foreach((json_object *) obj, k, v)
+		}
+		json_object_object_foreach(thawed, k, v)
 			if (k[0] != '_')
 				json_object_object_add(top, k, json_object_get(v));
 		obj = top;
 	}
 	c = mdc_json_normalize(obj, MDC_CASE_CAMEL);
 	json_object_put(top);
+	json_object_put(thawed);
 	if (c)
 		emu_strip_internal(c);
 	return c;

@@ -905,7 +905,24 @@ static char *emu_due_pop(struct emu *e)
 	return name;
 }
 
-/* Note a finished operation; the oldest beyond EMU_KEEP_OPS is forgotten. */
+/* OP's response as text (EMU_LIVE_OPS): the store and the snapshot keep
+ * that; emu_public gives answers the tree again. */
+static void emu_op_freeze(struct emu *e, const char *name)
+{
+	json_object *op = emu_store_get(e, "operation", name), *resp = NULL, *text;
+	const char *s;
+
+	if (!op || !json_object_object_get_ex(op, "response", &resp) ||
+	    !json_object_is_type(resp, json_type_object) || !(s = mdc_json_str(resp, false)) ||
+	    !(text = json_object_new_string(s)))
+		return;
+	json_object_object_add(op, EMU_RESPONSE_TEXT, text);
+	json_object_object_del(op, "response");
+}
+
+/* Note a finished operation; the oldest beyond EMU_KEEP_OPS is forgotten,
+ * and the one that is no longer among the newest EMU_LIVE_OPS keeps its
+ * response as text. */
 static void emu_done_push(struct emu *e, const char *name)
 {
 	size_t slot = (e->done_head + e->ndone) % EMU_KEEP_OPS;
@@ -922,6 +939,8 @@ static void emu_done_push(struct emu *e, const char *name)
 		e->ndone++;
 	}
 	e->done_ops[slot] = copy;
+	if (e->ndone > EMU_LIVE_OPS)
+		emu_op_freeze(e, e->done_ops[(e->done_head + e->ndone - 1 - EMU_LIVE_OPS) % EMU_KEEP_OPS]);
 }
 
 json_object *emu_op_get(struct emu *e, const char *name)
