@@ -519,7 +519,8 @@ static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 		rc = MDC_ERR_NOMEM;
 		goto out;
 	}
-	if ((rc = mdc_write_file_atomic(path, mdc_buf_str(&conf), conf.len, 0600, ctx)))
+	/* our own new directory, read by the child and removed below */
+	if ((rc = mdc_write_file_scratch(path, mdc_buf_str(&conf), conf.len, 0600, ctx)))
 		goto out;
 	rc = run_slurm(lib, path, dir, o->timeout_s > 0 ? o->timeout_s : 15, res);
 out:

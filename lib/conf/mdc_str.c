@@ -320,12 +320,29 @@ out:
 	return rc;
 }
 
+/* All of DATA to FD (NAME for the message). */
+static int mdc_write_all(int fd, const char *data, size_t len, const char *name,
+			 struct mdc_ctx *ctx)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return mdc_fail(ctx, MDC_ERR_IO, "cannot write '%s': %s", name, strerror(errno));
+		off += (size_t) w;
+	}
+	return 0;
+}
+
 int mdc_write_file_atomic(const char *path, const char *data, size_t len,
 			  int mode, struct mdc_ctx *ctx)
 {
 	struct mdc_buf tmp = MDC_BUF_INIT;
 	int fd = -1, rc = 0;
-	size_t off = 0;
 
 	if (mdc_buf_addf(&tmp, "%s.tmp.%ld", path, (long) getpid()))
 		return mdc_nomem(ctx);
@@ -334,17 +351,8 @@ int mdc_write_file_atomic(const char *path, const char *data, size_t len,
 		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot create '%s': %s", tmp.s, strerror(errno));
 		goto out;
 	}
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			rc = mdc_fail(ctx, MDC_ERR_IO, "cannot write '%s': %s", tmp.s, strerror(errno));
-			goto out;
-		}
-		off += (size_t) w;
-	}
+	if ((rc = mdc_write_all(fd, data, len, tmp.s, ctx)))
+		goto out;
 	if (fchmod(fd, (mode_t) mode) || fsync(fd)) {
 		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot sync '%s': %s", tmp.s, strerror(errno));
 		goto out;
@@ -364,5 +372,21 @@ out:
 	if (rc)
 		unlink(tmp.s);
 	mdc_buf_free(&tmp);
+	return rc;
+}
+
+int mdc_write_file_scratch(const char *path, const char *data, size_t len,
+			   int mode, struct mdc_ctx *ctx)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	int rc;
+
+	if (fd < 0)
+		return mdc_fail(ctx, MDC_ERR_IO, "cannot create '%s': %s", path, strerror(errno));
+	rc = mdc_write_all(fd, data, len, path, ctx);
+	if (close(fd) && !rc)
+		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot close '%s': %s", path, strerror(errno));
+	if (rc)
+		unlink(path);
 	return rc;
 }

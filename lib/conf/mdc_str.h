@@ -58,5 +58,9 @@ int mdc_read_regular(const char *path, size_t max, unsigned flags, char **out, s
 /* Write DATA atomically: temp file in the same directory, fsync, rename. */
 int mdc_write_file_atomic(const char *path, const char *data, size_t len,
 			  int mode, struct mdc_ctx *ctx);
+/* Write DATA to a new file PATH (O_EXCL), not synced: for a file in a
+ * private temporary directory that a child reads and nobody keeps. */
+int mdc_write_file_scratch(const char *path, const char *data, size_t len,
+			   int mode, struct mdc_ctx *ctx);
 
 #endif

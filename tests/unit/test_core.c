@@ -130,6 +130,17 @@ static void test_path_and_files(void **state)
 	unlink(p);
 	assert_int_equal(mdc_read_file(p, &data, &len, &ctx), MDC_ERR_IO);
 	assert_non_null(strstr(ctx.msg, "cannot open"));
+	/* a scratch file is new or nothing: an existing one is not replaced */
+	assert_int_equal(mdc_write_file_scratch(p, "abc", 3, 0600, &ctx), 0);
+	assert_int_equal(mdc_read_file(p, &data, &len, &ctx), 0);
+	assert_string_equal(data, "abc");
+	free(data);
+	assert_int_equal(mdc_write_file_scratch(p, "xyz", 3, 0600, &ctx), MDC_ERR_IO);
+	assert_non_null(strstr(ctx.msg, "cannot create"));
+	assert_int_equal(mdc_read_file(p, &data, &len, &ctx), 0);
+	assert_string_equal(data, "abc");
+	free(data);
+	unlink(p);
 	free(p);
 	rmdir(dir);
 }
