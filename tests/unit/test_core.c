@@ -135,6 +135,7 @@ static void test_path_and_files(void **state)
 	assert_int_equal(mdc_read_file(p, &data, &len, &ctx), 0);
 	assert_string_equal(data, "abc");
 	free(data);
+	mdc_ctx_clear(&ctx);
 	assert_int_equal(mdc_write_file_scratch(p, "xyz", 3, 0600, &ctx), MDC_ERR_IO);
 	assert_non_null(strstr(ctx.msg, "cannot create"));
 	assert_int_equal(mdc_read_file(p, &data, &len, &ctx), 0);
