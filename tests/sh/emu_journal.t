@@ -167,7 +167,11 @@ for ((m = 0; m < 300; m++)); do
 done >"$TEST_DIR/big.cfg"
 is "$(curl -sS -K "$TEST_DIR/big.cfg" | sort | uniq -c | tr -s ' ')" " 300 200" "300 updates of 200 partitions answered"
 rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$EMU_PID/status")
-ok "after 300 updates of 200 partitions the emulator holds $rss KB (under 100 MB)" test "$rss" -lt 102400
+if ldd "$(emu_bin)" 2>/dev/null | grep -q 'lib[at]san'; then
+	skip "the emulator's memory after 300 updates" "a sanitizer build keeps freed memory ($rss KB)"
+else
+	ok "after 300 updates of 200 partitions the emulator holds $rss KB (under 100 MB)" test "$rss" -lt 102400
+fi
 
 # 1100 idle connections (more than select() can watch) do not lock a
 # normal request out
