@@ -311,9 +311,10 @@ void emu_journal_sync(struct emu *e)
  * "_response_is_resource": true with only "@type").  A line's clusters
  * are made before its operations, so an update that finishes in the
  * line where the next one starts is based on the first one's "_final".
- * So a change is written once, whatever the cluster's size.  Keys starting with '_' never come
- * from a client (the routes refuse them), so none of these forms can be
- * forged; the load rebuilds them (emu_journal_apply). */
+ * So a change is written once, whatever the cluster's size.  Keys
+ * starting with '_' never come from a client (the routes refuse them), so
+ * none of these forms can be forged; the load rebuilds them
+ * (emu_journal_apply). */
 
 #define EMU_J_DELTA "_delta"
 #define EMU_J_REMOVED "_removed"
