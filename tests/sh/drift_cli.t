@@ -3,13 +3,14 @@
 # reach no cluster and no slurmctld.  Needs neither root nor Slurm.
 . "$top_srcdir/tests/lib/tap.sh"
 
-plan 12
+plan 14
 export MDC_CONF=/dev/null MDC_ENDPOINT=http://127.0.0.1:9 SLURM_CONF=/nonexistent
 export MDC_CLUSTER=projects/p/locations/l/modelDevelopmentClusters/c
 
 out=$("$top_builddir/mdcctl" drift --help 2>&1); rc=$?
 is "$rc" "$EXIT_OK" "drift --help exits 0"
-like "$out" '^usage: mdcctl drift \[--adopt \[--key KEY\]\.\.\. \[--dry-run\]\]$' "it shows the synopsis"
+like "$out" '^usage: mdcctl drift \[--exit-code \| --adopt \[--key KEY\]\.\.\. \[--dry-run\]\]$' "it shows the synopsis"
+like "$out" '^  --exit-code  exit 12 when settings drift' "and what --exit-code exits"
 like "$out" 'PartitionName=P\[:KEY\]' "and the --key forms"
 
 # usage ERROR-REGEX ARGS...: exit EXIT_USAGE and the message, nothing reached
@@ -24,6 +25,7 @@ usage() {
 }
 usage "--key goes with --adopt" --key MinJobAge
 usage "--dry-run goes with --adopt" --dry-run
+usage "--exit-code reports drift; it does not go with --adopt" --adopt --exit-code
 usage "--key needs a value" --adopt --key
 usage "--key 'PartitionName=': use KEY, PartitionName=P\[:KEY\]" --adopt --key PartitionName=
 usage "--key 'Bogus=x:y': use KEY" --adopt --key Bogus=x:y

@@ -10,7 +10,7 @@
 . "$top_srcdir/tests/lib/lab.sh"
 
 lab_mdc_env --lro-seconds 0
-plan 41
+plan 45
 patches() { grep -c '"method":"PATCH"' "$log"; }
 pval() { scontrol show partition "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
 nval() { scontrol show node "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
@@ -21,6 +21,8 @@ nval_is() { [ "$(nval "$1" "$2")" = "$3" ]; }
 rows() { "$MDCCTL" --format json drift | jq -c "[.$1[] | [.scope, .key, .live // .state, .managed // .reason, .source // null]]"; }
 
 is "$("$MDCCTL" drift)" "no drift: the live slurmctld matches the managed spec" "a fresh lab has no drift"
+"$MDCCTL" drift --exit-code >/dev/null
+is "$?" 0 "drift --exit-code: 0 without drift"
 
 # --- a global key added by hand to the live file
 echo MinJobAge=60 >>"$SLURM_CONF"
@@ -31,6 +33,9 @@ is "$(rows drift)" '[["config","MinJobAge","60","(unset)","slurm.conf+slurmctld"
 out=$("$MDCCTL" plan 2>&1)
 like "$out" '^  \+ config MinJobAge: \(absent\) -> 60$' "plan with no FILE proposes it"
 like "$out" '^updateMask: orchestrator_spec.slurm_spec.config$' "as a config change"
+out=$("$MDCCTL" drift --exit-code 2>&1)
+is "$?" 12 "drift --exit-code: 12 with settings drift"
+like "$out" '^config +MinJobAge +60 ' "and the report as without it"
 
 # --- runtime changes: node Weight, partition State, a drained node
 ok "scontrol update NodeName=$host Weight=99" scontrol update NodeName="$host" Weight=99
@@ -100,6 +105,8 @@ like "$(nval "$host" State)" DRAIN "the drain is kept by slurmctld"
 out=$("$MDCCTL" drift)
 like "$out" "^no drift: the live slurmctld matches the managed spec\$" "no settings drift is left"
 like "$out" "^node $host +IDLE\\+DRAIN +disk" "the drained node is still reported as runtime state"
+"$MDCCTL" drift --exit-code >/dev/null
+is "$?" 0 "drift --exit-code: runtime state alone is not drift (0)"
 out=$("$MDCCTL" --yes drift --adopt 2>&1)
 like "$out" "^no drift: nothing to adopt\$" "--adopt has nothing to adopt"
 ok "scontrol update NodeName=$host State=RESUME" scontrol update NodeName="$host" State=RESUME

@@ -1,4 +1,4 @@
-/* cmd_drift.c - `mdcctl drift [--adopt [--key K]... [--dry-run]]`: the
+/* cmd_drift.c - `mdcctl drift [--exit-code | --adopt [--key K]... [--dry-run]]`: the
  * three-way comparison of DESIGN 7 -- the slurm.conf the managed spec
  * renders, the live slurm.conf file and the live slurmctld -- for the
  * settings the next regeneration of slurm.conf would lose (scontrol
@@ -72,6 +72,10 @@ static const char *const node_state_words[] = {
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* --exit-code: settings drift found (git diff --exit-code's habit; 1 is
+ * taken by errors here, doc/mdcctl.1 EXIT STATUS) */
+#define DRIFT_EXIT_FOUND 12
 
 enum drift_kind { D_CONFIG, D_KEY, D_PART_LIVE_ONLY, D_PART_SPEC_ONLY, D_NODE, D_STATE };
 
@@ -933,15 +937,19 @@ static int print_report(struct mdcctl *g, const struct view *v, struct mdc_ctx *
 
 static void usage_text(void)
 {
-	printf("usage: mdcctl drift [--adopt [--key KEY]... [--dry-run]]\n"
+	printf("usage: mdcctl drift [--exit-code | --adopt [--key KEY]... [--dry-run]]\n"
 	       "Compare the live slurmctld and the live slurm.conf with what the managed spec\n"
 	       "renders: settings the next regeneration would lose (cluster, partition and node\n"
 	       "keys), keys pending a slurmctld restart, and node runtime state (DOWN, DRAIN).\n"
+	       "  --exit-code  exit %d when settings drift (a regeneration would lose them),\n"
+	       "               0 when none do; keys pending a restart and runtime state\n"
+	       "               do not count\n"
 	       "  --adopt      persist the settings through the API (shows the change set and\n"
 	       "               asks on a terminal; --yes without one)\n"
 	       "  --key KEY    adopt only KEY (cluster scope), PartitionName=P[:KEY],\n"
 	       "               NodeSet=POOL[:KEY] or NodeName=NODE[:KEY]; repeatable\n"
-	       "  --dry-run    show what --adopt would send and send nothing\n");
+	       "  --dry-run    show what --adopt would send and send nothing\n",
+	       DRIFT_EXIT_FOUND);
 }
 
 /* The update regenerates slurm.conf: the runtime changes not adopted are
@@ -1058,10 +1066,11 @@ out:
 
 int cmd_drift(struct mdcctl *g, int argc, char **argv)
 {
-	enum { O_ADOPT = 256, O_DRY_RUN, O_KEY };
+	enum { O_ADOPT = 256, O_DRY_RUN, O_KEY, O_EXIT_CODE };
 	static const struct option opts[] = {
 		{ "adopt", no_argument, NULL, O_ADOPT }, { "dry-run", no_argument, NULL, O_DRY_RUN },
 		{ "key", required_argument, NULL, O_KEY }, { "help", no_argument, NULL, 'h' },
+		{ "exit-code", no_argument, NULL, O_EXIT_CODE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mdc_settings s;
@@ -1069,7 +1078,7 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 	struct view v;
 	struct mdc_strv sels = MDC_STRV_INIT;
 	struct mdc_ctx ctx;
-	bool do_adopt = false, dry_run = false;
+	bool do_adopt = false, dry_run = false, exit_code = false;
 	int rc = 0, opt;
 
 	memset(&s, 0, sizeof(s));
@@ -1079,6 +1088,7 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 		switch (opt) {
 		case O_ADOPT: do_adopt = true; break;
 		case O_DRY_RUN: dry_run = true; break;
+		case O_EXIT_CODE: exit_code = true; break;
 		case 'h':
 			usage_text();
 			goto done;
@@ -1106,6 +1116,10 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 		rc = mdcctl_usage(g, "drift: %s goes with --adopt", dry_run ? "--dry-run" : "--key");
 		goto done;
 	}
+	if (do_adopt && exit_code) {
+		rc = mdcctl_usage(g, "drift: --exit-code reports drift; it does not go with --adopt");
+		goto done;
+	}
 	if ((rc = mdcctl_connect(g, true, &s, &c, &ctx)) ||
 	    (rc = mdc_cluster_get(c, s.cluster, &v.cluster, &ctx)))
 		goto out;
@@ -1121,8 +1135,10 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 		goto out;
 	if (do_adopt)
 		rc = adopt(g, &v, &sels, dry_run, c, &s, &ctx);
-	else
-		rc = print_report(g, &v, &ctx);
+	else if (!(rc = print_report(g, &v, &ctx)) && exit_code && v.set.n) {
+		rc = DRIFT_EXIT_FOUND;	/* a finding, not an error: nothing to add */
+		goto done;
+	}
 out:
 	if (rc)
 		rc = mdcctl_fail(g, &ctx);
