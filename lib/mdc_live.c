@@ -593,7 +593,13 @@ int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
 					rc = MDC_ERR_NOMEM;
 					break;
 				}
-				if (mdc_strv_has(&pm.names, item)) {
+				if (!strcasecmp(item, "ALL")) {
+					/* Slurm's every node: every pool, as the plan
+					 * reads it (sc_translate nodes_to_pools) */
+					for (size_t k = 0; !rc && k < pm.names.n; k++)
+						if (!mdc_strv_has(pools, pm.names.v[k]))
+							rc = mdc_strv_push(pools, pm.names.v[k]);
+				} else if (mdc_strv_has(&pm.names, item)) {
 					if (!mdc_strv_has(pools, item))
 						rc = mdc_strv_push(pools, item);
 				} else if (*item) {

@@ -12,7 +12,7 @@
 
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
 lab_mdc_env
-plan 52
+plan 54
 
 pval() {
 	local line
@@ -149,9 +149,13 @@ like "$rc:$out" "^0:usage: mdcctl partition" "--help after a subcommand prints i
 
 # --- --force: the user accepts that the jobs end
 syncs=$(lab_syncs)
-ok "mdc-scontrol create PartitionName=gone Nodes=$host" "$MS" -Q create PartitionName=gone Nodes="$host"
+# Nodes=all, as Slurm reads it (any case): every node pool
+ok "mdc-scontrol create PartitionName=gone Nodes=all" "$MS" -Q create PartitionName=gone Nodes=all
+is "$(last_patch | jq -c '.body.orchestrator_spec.slurm_spec.partitions[] | select(.id == "gone") | .node_pool_ids')" \
+	'["compute"]' "Nodes=all was sent as every node pool"
 settle "$syncs"
 wait_until 10 pval_is gone State UP
+is "$(pval gone Nodes)" "$host" "slurmctld has every node in it"
 job=$(sbatch --parsable --hold -p gone -o /dev/null --wrap true)
 syncs=$(lab_syncs)
 before=$(patches)

@@ -511,6 +511,16 @@ static void test_live_nodesets(void **state)
 	assert_int_equal(mdc_live_pools_covering(path, "g-[0-1],cpu-[0-3]", &pools, &exact, &ctx), 0);
 	assert_true(exact);
 	mdc_strv_free(&pools);
+	/* Nodes=ALL (any case, as Slurm reads it): every pool */
+	assert_int_equal(mdc_live_pools_covering(path, "all", &pools, &exact, &ctx), 0);
+	assert_int_equal(pools.n, 2);
+	assert_string_equal(pools.v[0], "cpu");
+	assert_string_equal(pools.v[1], "gpu");
+	assert_true(exact);
+	mdc_strv_free(&pools);
+	assert_int_equal(mdc_live_pools_covering(path, "gpu,ALL", &pools, &exact, &ctx), 0);
+	assert_int_equal(pools.n, 2);
+	mdc_strv_free(&pools);
 }
 
 static void test_live_run_status(void **state)
