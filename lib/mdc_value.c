@@ -173,7 +173,8 @@ bool mdc_value_time_s(const char *s, long long *seconds)
 
 	if (!s || !*s)
 		return false;
-	if (is_unlimited(s)) {
+	/* Slurm's time_str2mins and time_str2secs read -1 as INFINITE */
+	if (is_unlimited(s) || !strcmp(s, "-1")) {
 		*seconds = -1;
 		return true;
 	}

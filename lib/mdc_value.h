@@ -47,7 +47,7 @@ bool mdc_value_equal_shown(const char *key, const char *want, const char *shown)
 int mdc_value_check(const char *key, const char *value, char *why, size_t whysz);
 
 /* Slurm time text to seconds: minutes, M:S, H:M:S, D-H, D-H:M, D-H:M:S;
- * -1 for UNLIMITED/INFINITE.  False if VALUE is not a time. */
+ * -1 for UNLIMITED, INFINITE or -1.  False if VALUE is not a time. */
 bool mdc_value_time_s(const char *value, long long *seconds);
 /* Megabytes of a memory size (no suffix = MB; K rounds up); -1 for
  * UNLIMITED/INFINITE.  False if VALUE is not a size. */

@@ -24,6 +24,7 @@
 #include <strings.h>
 #include "mdc_hash.h"
 #include "mdc_str.h"
+#include "sc_conf.h"
 #include "sc_options.h"
 
 #define C  SC_SCOPE_CLUSTER
@@ -567,34 +568,8 @@ bool sc_opt_value_is_bool(const char *v)
 /* Slurm's time_str2mins formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S. */
 bool sc_opt_value_is_time(const char *v)
 {
-	int fields = 0, dash = 0;
-	const char *p = v;
-
-	if (is_unlimited(v))
-		return true;
-	if (!*p)
-		return false;
-	while (*p) {
-		if (!isdigit((unsigned char) *p))
-			return false;
-		while (isdigit((unsigned char) *p))
-			p++;
-		fields++;
-		if (*p == '-') {
-			if (dash || fields != 1)
-				return false;
-			dash = 1;
-			fields = 0;
-			p++;
-		} else if (*p == ':') {
-			p++;
-			if (!*p)
-				return false;
-		} else if (*p) {
-			return false;
-		}
-	}
-	return fields >= 1 && fields <= 3 && !(dash && fields == 0);
+	/* Slurm's time_str2mins, as the parser applies it: one reading */
+	return sc_time_minutes(v) != -1;
 }
 
 static bool check_memory(const char *v)

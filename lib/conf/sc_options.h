@@ -69,7 +69,8 @@ bool sc_opt_check_value(const struct sc_option *opt, const char *value,
 
 /* Slurm's boolean words (YES/NO/TRUE/FALSE/UP/DOWN/1/0, any case). */
 bool sc_opt_value_is_bool(const char *value);
-/* Slurm's time_str2mins forms: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, UNLIMITED. */
+/* Slurm's time_str2mins forms: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, and
+ * UNLIMITED, INFINITE or -1 (sc_time_minutes). */
 bool sc_opt_value_is_time(const char *value);
 
 /* Iterate: the Nth entry (0-based) or NULL past the end. */

@@ -10,7 +10,7 @@
 . "$top_srcdir/tests/lib/lab.sh"
 
 lab_mdc_env --lro-seconds 0
-plan 45
+plan 47
 patches() { grep -c '"method":"PATCH"' "$log"; }
 pval() { scontrol show partition "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
 nval() { scontrol show node "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
@@ -111,4 +111,9 @@ out=$("$MDCCTL" --yes drift --adopt 2>&1)
 like "$out" "^no drift: nothing to adopt\$" "--adopt has nothing to adopt"
 ok "scontrol update NodeName=$host State=RESUME" scontrol update NodeName="$host" State=RESUME
 wait_until 30 nval_is "$host" State IDLE
+n=$(lab_syncs)
+ok "mdc-scontrol update PartitionName=debug AllowGroups= (Slurm's reset to ALL)" \
+	"$MS" -Q update PartitionName=debug AllowGroups=
+lab_wait_sync "$n" 60
+is "$(pval debug AllowGroups)" ALL "slurmctld shows AllowGroups=ALL"
 is "$("$MDCCTL" drift)" "no drift: the live slurmctld matches the managed spec" "nothing drifts at the end"

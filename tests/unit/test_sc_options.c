@@ -199,6 +199,12 @@ static void test_check_value(void **state)
 		{ "MaxTime", SC_SCOPE_PARTITION, "UNLIMITED", true },
 		{ "MaxTime", SC_SCOPE_PARTITION, "1-2-3", false },
 		{ "MaxTime", SC_SCOPE_PARTITION, "1:2:3:4", false },
+		/* Slurm's time_str2mins: -1 is INFINITE, other negatives are not */
+		{ "MaxTime", SC_SCOPE_PARTITION, "-1", true },
+		{ "DefaultTime", SC_SCOPE_PARTITION, "-1", true },
+		{ "MaxTime", SC_SCOPE_PARTITION, "-5", false },
+		{ "MaxTime", SC_SCOPE_PARTITION, "infinite", true },
+		{ "MaxTime", SC_SCOPE_PARTITION, "1-", false },
 		{ "PriorityTier", SC_SCOPE_PARTITION, "70000", false },
 		{ "PriorityTier", SC_SCOPE_PARTITION, "65535", true },
 		{ "PriorityTier", SC_SCOPE_PARTITION, "-1", false },

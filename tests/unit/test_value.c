@@ -54,6 +54,11 @@ static void test_time(void **state)
 	assert_false(mdc_value_time_s("1-", &s));
 	assert_false(mdc_value_time_s("1:2:3:4", &s));
 	assert_false(mdc_value_time_s("", &s));
+	/* -1 is Slurm's INFINITE (time_str2mins); -5 is not a time */
+	assert_true(mdc_value_time_s("-1", &s));
+	assert_int_equal(s, -1);
+	assert_false(mdc_value_time_s("-5", &s));
+	assert_true(mdc_value_equal_shown("MaxTime", "-1", "UNLIMITED"));
 }
 
 static void test_uint(void **state)

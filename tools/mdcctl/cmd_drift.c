@@ -406,9 +406,15 @@ static int compare_parts(struct view *v)
 			bool cdiff, fdiff;
 
 			def = part_keys[k].def ? part_keys[k].def : cl_preempt ? cl_preempt : "OFF";
-			if (!managed)
+			/* an empty value is Slurm's default: scontrol's
+			 * AllowGroups= is shown as ALL */
+			if (!managed || !*managed)
 				managed = def;
 			file = file_part_value(v->l, id, key, def);
+			if (file && !*file)
+				file = def;
+			if (live && !*live)
+				live = def;
 			cdiff = live && !mdc_value_equal_shown(key, live, managed);
 			fdiff = file && !mdc_value_equal_shown(key, file, managed);
 			if (!cdiff && !fdiff)
