@@ -246,6 +246,40 @@ static int rule_sched(const struct sc_conf *c, struct mdc_strv *err, struct mdc_
 	return rc;
 }
 
+/* gres.c: a node's Gres whose name GresTypes does not list is dropped
+ * at the next reconfigure, without an error: a setting kept in the spec
+ * that Slurm does not apply (WARN). */
+static int rule_gres(const struct sc_conf *c, struct mdc_strv *warn)
+{
+	const char *types = get(c, "GresTypes");
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < c->nrecs; i++) {
+		const struct sc_record *r = &c->recs[i];
+		const char *g = r->type == SC_REC_NODE && !r->is_default ?
+				sc_record_get(r, "Gres") : NULL;
+		struct mdc_strv v = MDC_STRV_INIT;
+
+		if (!g || !*g || !strcasecmp(g, "(null)"))
+			continue;
+		if (mdc_strv_split(&v, g, ","))
+			return MDC_ERR_NOMEM;
+		for (size_t k = 0; !rc && k < v.n; k++) {
+			char *name = mdc_trim(v.v[k]);
+
+			name[strcspn(name, ":(")] = '\0';
+			if (*name && !has_word(types, name))
+				rc = mdc_strv_pushf(warn, "NodeName=%s Gres=%s: GresTypes does not "
+						    "list '%s': slurmctld drops it at the next "
+						    "reconfigure; set GresTypes=%s%s%s (mdcctl "
+						    "config set)", r->name, g, name,
+						    types ? types : "", types ? "," : "", name);
+		}
+		mdc_strv_free(&v);
+	}
+	return rc;
+}
+
 static int (*const rules[])(const struct sc_conf *, struct mdc_strv *) = {
 	rule_preempt, rule_select, rule_prolog, rule_lists,
 };
@@ -303,7 +337,7 @@ static int ours(const char *text, const char *name, const struct sc_conf *parsed
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (rules[i](c, &res->errors))
 			goto out;
-	if (rule_sched(c, &res->errors, &res->warnings))
+	if (rule_sched(c, &res->errors, &res->warnings) || rule_gres(c, &res->warnings))
 		goto out;
 	res->ran_ours = true;
 	rc = 0;
