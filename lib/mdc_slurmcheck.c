@@ -280,6 +280,30 @@ static int rule_gres(const struct sc_conf *c, struct mdc_strv *warn)
 	return rc;
 }
 
+/* slurmctld read_config.c: a partition's DefaultTime over its MaxTime is
+ * dropped with an info line, and scontrol's update of it is ignored with
+ * exit 0: the setting is kept in the spec and not applied (WARN). */
+static int rule_default_time(const struct sc_conf *c, struct mdc_strv *warn)
+{
+	for (size_t i = 0; i < c->nrecs; i++) {
+		const struct sc_record *r = &c->recs[i];
+		const char *dt, *mt;
+		long d, m;
+
+		if (r->type != SC_REC_PARTITION || r->is_default ||
+		    !(dt = sc_record_get(r, "DefaultTime")) || !(mt = sc_record_get(r, "MaxTime")))
+			continue;
+		d = sc_time_minutes(dt);
+		m = sc_time_minutes(mt);
+		if (d >= 0 && m >= 0 && d > m &&
+		    mdc_strv_pushf(warn, "partition %s: DefaultTime=%s exceeds MaxTime=%s: "
+				   "slurmctld drops DefaultTime (jobs without --time get "
+				   "MaxTime); lower DefaultTime or raise MaxTime", r->name, dt, mt))
+			return MDC_ERR_NOMEM;
+	}
+	return 0;
+}
+
 static int (*const rules[])(const struct sc_conf *, struct mdc_strv *) = {
 	rule_preempt, rule_select, rule_prolog, rule_lists,
 };
@@ -337,7 +361,8 @@ static int ours(const char *text, const char *name, const struct sc_conf *parsed
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (rules[i](c, &res->errors))
 			goto out;
-	if (rule_sched(c, &res->errors, &res->warnings) || rule_gres(c, &res->warnings))
+	if (rule_sched(c, &res->errors, &res->warnings) || rule_gres(c, &res->warnings) ||
+	    rule_default_time(c, &res->warnings))
 		goto out;
 	res->ran_ours = true;
 	rc = 0;
@@ -700,8 +725,31 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			}
 		}
 	}
+	/* a warning the current slurm.conf already earns is not this
+	 * change's doing: say so (our own check of it, no second Slurm run) */
+	if (now.warnings.n && !old) {
+		struct mdc_slurmcheck prev = MDC_SLURMCHECK_INIT;
+
+		mdc_ctx_clear(&lctx);
+		if (!render(cur_spec, base, live_conf, &old, &lctx) &&
+		    ours(old, "slurm.conf", NULL, &prev) == MDC_ERR_NOMEM) {
+			mdc_slurmcheck_free(&prev);
+			rc = mdc_nomem(ctx);
+			goto out;
+		}
+		for (size_t i = 0; i < prev.warnings.n; i++)
+			if (mdc_strv_push(&before.warnings, prev.warnings.v[i])) {
+				mdc_slurmcheck_free(&prev);
+				rc = mdc_nomem(ctx);
+				goto out;
+			}
+		mdc_slurmcheck_free(&prev);
+	}
 	for (size_t i = 0; i < now.warnings.n; i++)
-		if (mdc_strv_push(warnings, now.warnings.v[i])) {
+		if (mdc_strv_has(&before.warnings, now.warnings.v[i]) ?
+		    mdc_strv_pushf(warnings, "already in the current slurm.conf, not caused by this "
+				   "change: %s", now.warnings.v[i]) :
+		    mdc_strv_push(warnings, now.warnings.v[i])) {
 			rc = mdc_nomem(ctx);
 			goto out;
 		}

@@ -21,7 +21,7 @@ for c in $cmds; do
 	has "$(cat "$comp")" "(^|[ \"])$c( |\"|$)" "the completion knows '$c'"
 done
 exit_codes=$(printf '%s\n' "$text" | sed -n '/^\.SH EXIT STATUS/,/^\.SH EXAMPLES/p' | sed -n '/^\.TP/{n;s/^\.B //p}' | tr '\n' ' ')
-is "$exit_codes" "0 1 2 3 4 5 6 7 8 9 10 11 130 " "EXIT STATUS lists every code the error table uses"
+is "$exit_codes" "0 1 2 3 4 5 6 7 8 9 10 11 12 130 " "EXIT STATUS lists every code the error table uses, and drift --exit-code's 12"
 for v in MDC_ENDPOINT MDC_CLUSTER MDC_ACCESS_TOKEN MDC_CONF MDC_TOKEN_FILE MDC_LOCK_DIR MDC_METADATA_URL; do
 	has "$text" "$v" "mdcctl(1) documents $v"
 done

@@ -284,6 +284,26 @@ static void test_verdict_change(void **state)
 	assert_true(warn.n >= 1);
 	assert_non_null(strstr(warn.v[0], "already in the current slurm.conf"));
 	mdc_strv_free(&warn);
+	/* a warning: marked when the current file already earns it */
+	{
+		json_object *w1 = spec("{\"SchedulerParameters\":\"bf_interval=x\"}");
+		json_object *w2 = spec("{\"SchedulerParameters\":\"bf_interval=x\","
+				       "\"PriorityWeightAge\":\"10\"}");
+
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_slurmcheck_change(path, ok, w1, NULL, &warn, &refused, &ctx), 0);
+		assert_true(warn.n >= 1);
+		assert_non_null(strstr(warn.v[0], "bf_interval='x' is not a number"));
+		assert_null(strstr(warn.v[0], "already"));
+		mdc_strv_free(&warn);
+		assert_int_equal(mdc_slurmcheck_change(path, w1, w2, NULL, &warn, &refused, &ctx), 0);
+		assert_true(warn.n >= 1);
+		assert_non_null(strstr(warn.v[0], "already in the current slurm.conf, not caused by "
+					       "this change: SchedulerParameters: bf_interval='x'"));
+		mdc_strv_free(&warn);
+		json_object_put(w1);
+		json_object_put(w2);
+	}
 	/* a spec that does not render: refused when the change causes it,
 	 * a skipped check when the current spec does not render either */
 	{

@@ -404,7 +404,9 @@ static void test_live_times(void **state)
 	}
 	assert_false(mdc_value_time_s("", &sec));
 	assert_false(mdc_value_time_s("1h", &sec));
-	assert_false(mdc_value_time_s("-1", &sec));
+	assert_true(mdc_value_time_s("-1", &sec));	/* Slurm's INFINITE */
+	assert_int_equal(sec, -1);
+	assert_false(mdc_value_time_s("-2", &sec));
 	assert_false(mdc_value_time_s("NONE", &sec));
 	assert_true(mdc_live_value_eq("MaxTime", "60", "01:00:00"));
 	assert_true(mdc_live_value_eq("max_time", "UNLIMITED", "infinite"));
