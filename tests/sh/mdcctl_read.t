@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 36
+plan 41
 emu_up
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 : >"$EMU_LOG"
@@ -87,6 +87,19 @@ is "$(jq -r 'select(.method != "GET") | .method' "$EMU_LOG")" "" "reads never wr
 # operations describe of an operation that does not exist
 M operations describe projects/proj/locations/us-central1/operations/999999 >/dev/null 2>&1
 is "$?" "$EXIT_NOTFOUND" "operations describe of an unknown operation exits $EXIT_NOTFOUND"
+# an operation by its ID alone, as gcloud takes it: the cluster's project and region
+: >"$EMU_LOG"
+M operations describe 999999 >/dev/null 2>&1
+is "$?" "$EXIT_NOTFOUND" "operations describe ID asks for the operation"
+like "$(reqs)" "^GET /v1(beta1)?/projects/proj/locations/us-central1/operations/999999\$" \
+	"under the cluster's project and region"
+out=$(M operations describe a/999999 2>&1); rc=$?
+is "$rc:$out" "$EXIT_USAGE:mdcctl: error: operations: 'a/999999' is not an operation: give its name (projects/P/locations/R/operations/ID, as --async prints it) or its ID" \
+	"a name that is neither: usage error, nothing sent"
+out=$("$top_builddir/mdcctl" operations wait 999999 2>&1); rc=$?
+like "$rc:$out" "^$EXIT_USAGE:mdcctl: error: operations: the ID '999999' alone needs a cluster" \
+	"an ID without a cluster: usage error"
+is "$(reqs)" "" "neither sent anything"
 
 # a missing cluster
 "$top_builddir/mdcctl" --cluster projects/proj/locations/us-central1/modelDevelopmentClusters/zz describe >/dev/null 2>"$TEST_DIR/err"

@@ -355,6 +355,36 @@ out:
 	return rc;
 }
 
+/* NAME as the API wants it: projects/P/locations/R/operations/ID as
+ * --async prints it, or the ID alone (gcloud's habit), completed with the
+ * cluster's project and region. */
+static int operation_name(const struct mdc_settings *s, const char *name, char **out,
+			  struct mdc_ctx *ctx)
+{
+	char *project = NULL, *region = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!strncmp(name, "projects/", 9))
+		return (*out = strdup(name)) ? 0 : mdc_nomem(ctx);
+	if (strchr(name, '/') || !*name)
+		return mdc_fail(ctx, MDC_ERR_USAGE, "operations: '%s' is not an operation: give its "
+				"name (projects/P/locations/R/operations/ID, as --async prints it) "
+				"or its ID", name);
+	if (!s->cluster)
+		return mdc_fail(ctx, MDC_ERR_USAGE, "operations: the ID '%s' alone needs a cluster "
+				"(--cluster, MDC_CLUSTER) for its project and region; or give the "
+				"whole name", name);
+	if (!(rc = mdc_cluster_name_split(s->cluster, &project, &region, NULL, ctx)) &&
+	    asprintf(out, "projects/%s/locations/%s/operations/%s", project, region, name) < 0) {
+		*out = NULL;
+		rc = mdc_nomem(ctx);
+	}
+	free(project);
+	free(region);
+	return rc;
+}
+
 int cmd_operations(struct mdcctl *g, int argc, char **argv)
 {
 	struct mdc_settings s;
@@ -362,6 +392,7 @@ int cmd_operations(struct mdcctl *g, int argc, char **argv)
 	struct mdc_update_opts uo;
 	json_object *op = NULL;
 	struct mdc_ctx ctx;
+	char *name = NULL;
 	bool wait;
 	int rc;
 	if ((rc = mdcctl_operands(g, &argc, &argv)))
@@ -370,21 +401,22 @@ int cmd_operations(struct mdcctl *g, int argc, char **argv)
 	mdc_ctx_clear(&ctx);
 	memset(&s, 0, sizeof(s));
 	if (argc != 3 || (strcmp(argv[1], "describe") && strcmp(argv[1], "wait"))) {
-		rc = mdcctl_usage(g, "usage: mdcctl operations describe|wait NAME");
+		rc = mdcctl_usage(g, "usage: mdcctl operations describe|wait NAME|ID");
 		goto out;
 	}
 	wait = !strcmp(argv[1], "wait");
-	if ((rc = mdcctl_connect(g, false, &s, &c, &ctx)) || (rc = mdcctl_update_opts(g, &uo, &ctx)))
+	if ((rc = mdcctl_connect(g, false, &s, &c, &ctx)) || (rc = mdcctl_update_opts(g, &uo, &ctx)) ||
+	    (rc = operation_name(&s, argv[2], &name, &ctx)))
 		goto fail;
-	rc = wait ? mdc_lro_wait(c, argv[2], &uo.lro, &op, &ctx)
-		  : mdc_operation_get(c, argv[2], &op, &ctx);
+	rc = wait ? mdc_lro_wait(c, name, &uo.lro, &op, &ctx)
+		  : mdc_operation_get(c, name, &op, &ctx);
 	if (op && g->format == MDCCTL_JSON) {
 		mdcctl_print_json(op);
 	} else if (op) {
 		json_object *err = mdc_json_get_obj(op, "error");
 		const char *pm = mdc_json_get_str(mdc_json_get_obj(op, "metadata"), "progress_message", NULL);
 
-		printf("name:     %s\n", mdc_json_get_str(op, "name", argv[2]));
+		printf("name:     %s\n", mdc_json_get_str(op, "name", name));
 		printf("done:     %s\n", mdc_json_get_bool(op, "done", false) ? "yes" : "no");
 		if (pm)
 			printf("progress: %s\n", pm);
@@ -398,6 +430,7 @@ int cmd_operations(struct mdcctl *g, int argc, char **argv)
 fail:
 	rc = mdcctl_fail(g, &ctx);
 out:
+	free(name);
 	json_object_put(op);
 	mdc_client_free(c);
 	mdc_settings_free(&s);

@@ -74,7 +74,7 @@ static const struct mdcctl_cmd {
 	  "mdcctl nodeset show POOL|set POOL KEY=VALUE...|unset POOL KEY...\n"
 	  "unset removes settings: it asks on a terminal, else needs --yes" },
 	{ "operations", cmd_operations, CMD_FORMAT, "long-running operations: describe|wait",
-	  "mdcctl operations describe|wait NAME" },
+	  "mdcctl operations describe|wait NAME|ID" },
 	{ "partition", cmd_partition, CMD_W, "partitions: list|show|create|update|unset|delete|default",
 	  "mdcctl partition list|show ID|create ID --node-pools A,B [KEY=VALUE...]|\n"
 	  "       update ID [--node-pools A,B] KEY=VALUE...|unset ID KEY...|delete ID|default ID\n"
