@@ -370,24 +370,41 @@ static int set_count(json_object *obj, const char *field, int64_t n)
 	return mdc_json_set(obj, field, json_object_new_int64(n));
 }
 
+/* A node count of the spec (proto3 int64: a number or a string of
+ * digits); DFLT when absent or unreadable. */
+static int64_t get_count(const json_object *obj, const char *field, int64_t dflt)
+{
+	json_object *v = mdc_json_get(obj, field);
+	const char *s;
+	char *end;
+	long long n;
+
+	if (!v || !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_string)))
+		return dflt;
+	s = json_object_get_string(v);
+	n = strtoll(s, &end, 10);
+	return *s && !*end ? (int64_t) n : dflt;
+}
+
 static int op_pool_scale(struct plan_st *st, const struct mdc_op *op)
 {
 	json_object *pool = want_pool(st, op), *sc;
+	int64_t min, max;
+	struct mdc_ctx kctx;
 
 	if (!pool)
 		return 0;
-	{
-		struct mdc_ctx kctx;
-
-		mdc_ctx_clear(&kctx);
-		if (mdc_rules_check_node_counts(op->id, (long long) op->min, (long long) op->max, &kctx)) {
-			plan_refuse(st, op->where, "%s", kctx.msg);
-			return 0;
-		}
-	}
 	if (!(sc = plan_get_or_make(pool, "scaling_spec", json_type_object)))
 		return MDC_ERR_NOMEM;
-	if (set_count(sc, "min_node_count", op->min) || set_count(sc, "max_node_count", op->max))
+	/* a count not given (-1) stays as the spec has it */
+	min = op->min >= 0 ? op->min : get_count(sc, "min_node_count", 0);
+	max = op->max >= 0 ? op->max : get_count(sc, "max_node_count", 0);
+	mdc_ctx_clear(&kctx);
+	if (mdc_rules_check_node_counts(op->id, (long long) min, (long long) max, &kctx)) {
+		plan_refuse(st, op->where, "%s", kctx.msg);
+		return 0;
+	}
+	if (set_count(sc, "min_node_count", min) || set_count(sc, "max_node_count", max))
 		return MDC_ERR_NOMEM;
 	return 0;
 }

@@ -49,7 +49,7 @@ refused "$EXIT_INVAL" "label key 'Env'" "label key with capitals" -- labels set 
 refused "$EXIT_INVAL" "label value 'Prod!'" "bad label value" -- labels set env=Prod!
 refused "$EXIT_USAGE" "node count '-1'" "negative node count" -- nodepool scale cpu --min -1 --max 2
 refused "$EXIT_INVAL" "--min 5 is above --max 2" "min above max" -- nodepool scale cpu --min 5 --max 2
-refused "$EXIT_USAGE" "usage: mdcctl nodepool" "scale without --max" -- nodepool scale cpu --min 1
+refused "$EXIT_USAGE" "usage: mdcctl nodepool" "scale with neither count" -- nodepool scale cpu
 printf 'if then fi\n' >"$TEST_DIR/bad.sh"
 refused "$EXIT_INVAL" "bad.sh: bash syntax error, nothing sent" "prolog add of a script bash -n rejects" -- prolog add "$TEST_DIR/bad.sh"
 refused "$EXIT_INVAL" "bash syntax error" "epilog replace with one bad script" -- epilog replace "$TEST_DIR/bad.sh"

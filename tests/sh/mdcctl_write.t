@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 63
+plan 67
 emu_mdcctl_env c1
 CPATH=/v1beta1/$MDC_CLUSTER
 SS=orchestrator_spec.slurm_spec
@@ -73,6 +73,14 @@ is "$(printf '%s' "$p" | jq -r '.[1]')" node_pools "nodepool scale masks node_po
 is "$(printf '%s' "$p" | jq -c '[.[3].node_pools[] | {id, s: .scaling_spec}]')" \
 	'[{"id":"cpu","s":{"max_node_count":4,"min_node_count":0}},{"id":"login","s":{"max_node_count":1,"min_node_count":1}}]' \
 	"nodepool scale sends the complete pool list with the new counts"
+: >"$EMU_LOG"
+ok "nodepool scale --max alone" M nodepool scale cpu --max 6
+is "$(patches | jq -c '[.[3].node_pools[] | select(.id == "cpu") | .scaling_spec]')" \
+	'[{"max_node_count":6,"min_node_count":0}]' "it keeps the pool's min"
+out=$(M nodepool scale cpu --min 7 2>&1); rc=$?
+like "$rc:$out" "^$EXIT_REFUSED:.*node counts need 0 <= min <= max .*\\(got min 7, max 6\\)" \
+	"--min alone above the pool's max is refused"
+is "$(patches)" "" "and sent nothing"
 cur=$(M describe --format json | jq -r '.nodePools[0].nodeImage')
 : >"$EMU_LOG"
 ok "nodepool image --pin to the running image" M nodepool image cpu --pin "$cur"

@@ -585,7 +585,7 @@ int cmd_nodepool(struct mdcctl *g, int argc, char **argv)
 	}
 	if (nargs != 2 ||
 	    (!strcmp(sub, "show") && (min_arg || max_arg || pin || unpin)) ||
-	    (!strcmp(sub, "scale") && (!min_arg || !max_arg || pin || unpin)) ||
+	    (!strcmp(sub, "scale") && ((!min_arg && !max_arg) || pin || unpin)) ||
 	    (!strcmp(sub, "image") && (min_arg || max_arg || !pin == !unpin)) ||
 	    (strcmp(sub, "show") && strcmp(sub, "scale") && strcmp(sub, "image")))
 		goto usage;
@@ -601,9 +601,11 @@ int cmd_nodepool(struct mdcctl *g, int argc, char **argv)
 			scope_show(g, p, json_type_object, pool_text_one);
 		goto out;
 	} else if (!strcmp(sub, "scale")) {
-		if ((rc = pool_count(min_arg, &min, &ctx)) || (rc = pool_count(max_arg, &max, &ctx)))
+		/* one count alone keeps the other (-1: as the spec has it) */
+		if ((min_arg && (rc = pool_count(min_arg, &min, &ctx))) ||
+		    (max_arg && (rc = pool_count(max_arg, &max, &ctx))))
 			goto fail;
-		if (min > max) {
+		if (min_arg && max_arg && min > max) {
 			mdc_fail(&ctx, MDC_ERR_INVAL, "%s: --min %lld is above --max %lld", where,
 				 (long long) min, (long long) max);
 			goto fail;
@@ -625,7 +627,7 @@ int cmd_nodepool(struct mdcctl *g, int argc, char **argv)
 	rc = mdcctl_update(g, &in, where);
 	goto out;
 usage:
-	rc = mdcctl_usage(g, "usage: mdcctl nodepool list|show ID|scale ID --min N --max M|"
+	rc = mdcctl_usage(g, "usage: mdcctl nodepool list|show ID|scale ID [--min N] [--max M]|"
 			  "image ID --pin IMAGE|image ID --unpin");
 	goto out;
 nomem:

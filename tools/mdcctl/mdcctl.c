@@ -69,7 +69,7 @@ static const struct mdcctl_cmd {
 	{ "migrate-config", cmd_migrate_config, CMD_W, "move scheduling/accounting into config",
 	  "mdcctl migrate-config" },
 	{ "nodepool", cmd_nodepool, CMD_W, "node pools: list|show|scale|image",
-	  "mdcctl nodepool list|show ID|scale ID --min N --max M|image ID --pin IMAGE|image ID --unpin" },
+	  "mdcctl nodepool list|show ID|scale ID [--min N] [--max M]|image ID --pin IMAGE|image ID --unpin" },
 	{ "nodeset", cmd_nodeset, CMD_W, "node-pool-scope Slurm settings: show|set|unset",
 	  "mdcctl nodeset show POOL|set POOL KEY=VALUE...|unset POOL KEY...\n"
 	  "unset removes settings: it asks on a terminal, else needs --yes" },
