@@ -53,6 +53,10 @@ refused "$EXIT_USAGE" "usage: mdcctl nodepool" "scale with neither count" -- nod
 printf 'if then fi\n' >"$TEST_DIR/bad.sh"
 refused "$EXIT_INVAL" "bad.sh: bash syntax error, nothing sent" "prolog add of a script bash -n rejects" -- prolog add "$TEST_DIR/bad.sh"
 refused "$EXIT_INVAL" "bash syntax error" "epilog replace with one bad script" -- epilog replace "$TEST_DIR/bad.sh"
+refused "$EXIT_IO" "cannot open '$TEST_DIR/none.sh': No such file" "a script that does not exist is named as such" \
+	-- prolog add "$TEST_DIR/none.sh"
+refused "$EXIT_INVAL" "bad.sh: bash syntax error, nothing sent: line 1: syntax error" \
+	"bash's complaint names the line" -- epilog add "$TEST_DIR/bad.sh"
 refused "$EXIT_IO" "missing.sh" "prolog add of a missing file" -- prolog add "$TEST_DIR/missing.sh"
 refused "$EXIT_USAGE" "give the script's index" "prolog remove of a non-number" -- prolog remove first
 refused "$EXIT_USAGE" "update needs FILE and --update-mask" "raw update without a mask" -- update /dev/null

@@ -642,13 +642,14 @@ out:
 
 /* ---- prolog / epilog -------------------------------------------------- */
 
-/* `bash -n FILE`: a script with a syntax error is never sent; the
- * message carries bash's first complaint. */
-static int script_check(const char *path, struct mdc_ctx *ctx)
+/* `bash -n` on TEXT, the bytes that are sent (read once: no file that
+ * changes between the check and the send): a script with a syntax error
+ * is never sent; the message carries bash's first complaint. */
+static int script_check(const char *path, const char *text, struct mdc_ctx *ctx)
 {
-	char *argv[] = { "bash", "-n", "--", (char *) path, NULL };
-	struct mdc_run_opts o = { .out_cap = 4096, .timeout_s = 30, .search_path = true,
-				  .null_stdio = true };
+	char *argv[] = { "bash", "-n", NULL };
+	struct mdc_run_opts o = { .in = text, .inlen = strlen(text), .out_cap = 4096,
+				  .timeout_s = 30, .search_path = true, .null_stdio = true };
 	struct mdc_run_result r;
 	struct mdc_buf err = MDC_BUF_INIT;
 	struct mdc_ctx lctx;
@@ -657,14 +658,17 @@ static int script_check(const char *path, struct mdc_ctx *ctx)
 	mdc_ctx_clear(&lctx);
 	if (mdc_run(argv, &o, NULL, &err, &r, &lctx) || r.timed_out || r.status == 127 ||
 	    r.status > 128) {
-		rc = mdc_fail(ctx, MDC_ERR_IO, "%s: cannot run 'bash -n' to check it", path);
+		rc = mdc_fail(ctx, MDC_ERR_IO, "%s: cannot run 'bash -n' to check it%s%s", path,
+			      lctx.err ? ": " : "", lctx.err ? lctx.msg : "");
 	} else if (r.status != 0) {
 		char *nl = err.s ? strchr(err.s, '\n') : NULL;
 
 		if (nl)
 			*nl = '\0';
+		/* bash names its stdin "bash: line N": the file is PATH */
 		rc = mdc_fail(ctx, MDC_ERR_INVAL, "%s: bash syntax error, nothing sent: %s", path,
-			      err.s ? err.s : "bash -n failed");
+			      err.s ? (mdc_startswith(err.s, "bash: ") ? err.s + 6 : err.s) :
+			      "bash -n failed");
 	}
 	mdc_buf_free(&err);
 	return rc;
@@ -675,16 +679,17 @@ static int script_read(const char *path, char **text, struct mdc_ctx *ctx)
 	int rc;
 
 	*text = NULL;
-	if ((rc = script_check(path, ctx)))
-		return rc;
 	if ((rc = mdc_read_file(path, text, NULL, ctx)))
 		return rc;
-	if (!**text) {
+	if (!**text)
+		rc = mdc_fail(ctx, MDC_ERR_INVAL, "%s: empty script", path);
+	else
+		rc = script_check(path, *text, ctx);
+	if (rc) {
 		free(*text);
 		*text = NULL;
-		return mdc_fail(ctx, MDC_ERR_INVAL, "%s: empty script", path);
 	}
-	return 0;
+	return rc;
 }
 
 static void script_text(const json_object *arr)
