@@ -84,6 +84,12 @@ out:
 	return rc;
 }
 
+void mdc_client_set_retry_notices(struct mdc_client *c, bool on)
+{
+	if (c)
+		c->retry_notices = on;
+}
+
 void mdc_client_free(struct mdc_client *c)
 {
 	if (!c)
@@ -279,7 +285,9 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 				goto out;
 			}
 			wait = mdc_backoff(attempt, c->retry_base_s, c->retry_cap_s);
-			mdc_info("%s; retrying in %.1f s", tmp.msg, wait);
+			mdc_log(c->retry_notices ? MDC_LOG_WARN : MDC_LOG_INFO,
+				"%s; retrying in %.1f s (%u of %u)", tmp.msg, wait, attempt + 1,
+				c->max_retries);
 			if (!mdc_sleep(wait, NULL))
 				goto interrupted;
 			continue;
@@ -316,7 +324,8 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 			wait = mdc_backoff(attempt, c->retry_base_s, c->retry_cap_s);
 		if (wait > c->retry_cap_s)
 			wait = c->retry_cap_s;
-		mdc_info("%s; retrying in %.1f s", tmp.msg, wait);
+		mdc_log(c->retry_notices ? MDC_LOG_WARN : MDC_LOG_INFO,
+			"%s; retrying in %.1f s (%u of %u)", tmp.msg, wait, attempt + 1, c->max_retries);
 		if (!mdc_sleep(wait, NULL))
 			goto interrupted;
 	}

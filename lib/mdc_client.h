@@ -26,6 +26,9 @@ struct mdc_client;
  * The caller frees it with mdc_client_free. */
 int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct mdc_ctx *ctx);
 void mdc_client_free(struct mdc_client *c);
+/* ON: each retry of a GET is said as a warning (the backoff reaches half a
+ * minute: a terminal should see why nothing happens), else only at -v. */
+void mdc_client_set_retry_notices(struct mdc_client *c, bool on);
 
 /* Parse a Google error body (C15) into CTX: MDC_ERR_API with http_code,
  * status and the message "STATUS: message (field 'f': why; ...)".  A body

@@ -21,6 +21,7 @@ struct mdc_client {
 	double retry_base_s;		/* first backoff (MDC_RETRY_BASE_MS for tests) */
 	double retry_cap_s;
 	double retry_after_s;		/* the last answer's Retry-After (-1: none) */
+	bool retry_notices;		/* say each retry (a terminal), not only with -v */
 	/* broker mode (mdc_broker.c): mdcd's socket, NULL = talk HTTP */
 	char *broker;
 	char *munge_socket;		/* NULL = libmunge's default */

@@ -34,6 +34,15 @@ err=$(M describe 2>&1 >/dev/null); rc=$?
 is "$rc" "$EXIT_API" "a GET that keeps failing with 503 exits $EXIT_API"
 like "$err" "^mdcctl: error: UNAVAILABLE: " "one line 'error: STATUS: message'"
 is "$(count GET)" 6 "the GET was tried 6 times (5 retries)"
+unlike "$err" "retrying" "without a terminal the retries are said only with -v"
+# on a terminal each retry is said: the backoff reaches half a minute
+if command -v script >/dev/null 2>&1; then
+	script -qec "$top_builddir/mdcctl describe" /dev/null >"$TEST_DIR/tty" 2>&1
+	is "$(tr -d '\r' <"$TEST_DIR/tty" | grep -c '^mdcctl: warning: .*UNAVAILABLE.*; retrying in [0-9.]* s ([1-5] of 5)$')" 5 \
+		"on a terminal each of the 5 retries is said"
+else
+	skip "retries said on a terminal" "no script(1)"
+fi
 
 start --fault GET:503:0.3 --seed 7 || skip_all "cannot start the emulator"
 ok "describe succeeds through random 503s" sh -c 'for i in 1 2 3 4 5 6; do "$0" describe || exit 1; done' "$top_builddir/mdcctl"

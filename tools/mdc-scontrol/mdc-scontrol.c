@@ -104,9 +104,12 @@ static int connect_api(struct mdc_settings *s, struct mdc_client **c, struct mdc
 {
 	int rc;
 
-	if ((rc = mdc_settings_load(s, ctx)) || (rc = mdc_settings_resolve(s, true, ctx)))
+	if ((rc = mdc_settings_load(s, ctx)) || (rc = mdc_settings_resolve(s, true, ctx)) ||
+	    (rc = mdc_client_new(s, c, ctx)))
 		return rc;
-	return mdc_client_new(s, c, ctx);
+	/* a GET retried for half a minute: a terminal sees why */
+	mdc_client_set_retry_notices(*c, isatty(2));
+	return 0;
 }
 
 /* ---------------------------------------------------------------- show */

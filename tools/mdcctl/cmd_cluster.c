@@ -229,7 +229,7 @@ int cmd_create(struct mdcctl *g, int argc, char **argv)
 		mdc_nomem(&ctx);
 		goto fail;
 	}
-	if ((rc = mdc_client_new(&s, &c, &ctx)) ||
+	if ((rc = mdcctl_client_new(&s, &c, &ctx)) ||
 	    (rc = mdc_cluster_create(c, parent, id, body, &op, &ctx)))
 		goto fail;
 	rc = mdcctl_finish_op(g, c, op);
@@ -281,7 +281,7 @@ int cmd_delete(struct mdcctl *g, int argc, char **argv)
 		mdc_fail(&ctx, MDC_ERR_REFUSED, "cancelled: nothing was sent");
 		goto fail;
 	}
-	if ((rc = mdc_client_new(&s, &c, &ctx)) || (rc = mdc_cluster_delete(c, s.cluster, &op, &ctx)))
+	if ((rc = mdcctl_client_new(&s, &c, &ctx)) || (rc = mdc_cluster_delete(c, s.cluster, &op, &ctx)))
 		goto fail;
 	rc = mdcctl_finish_op(g, c, op);
 	goto out;

@@ -154,7 +154,7 @@ static int pj_run(struct mdcctl *g, int argc, char **argv)
 		mdcctl_print_json(body);
 		goto out;
 	}
-	if (mdc_client_new(&r.s, &r.c, &r.ctx) ||
+	if (mdcctl_client_new(&r.s, &r.c, &r.ctx) ||
 	    mdc_vertex_parent(r.s.project, r.s.region, &r.parent, &r.ctx) ||
 	    pj_run_resource(&r, rname, body) ||
 	    mdc_pipeline_create(r.c, r.parent, r.a.job_id, body, &job, &r.ctx) ||

@@ -144,7 +144,7 @@ int vx_connect(struct vx_run *r, vx_name_fn name_fn, bool parent)
 		return rc;
 	if (parent && (rc = mdc_vertex_parent(r->s.project, r->s.region, &r->parent, &r->ctx)))
 		return rc;
-	return mdc_client_new(&r->s, &r->c, &r->ctx);
+	return mdcctl_client_new(&r->s, &r->c, &r->ctx);
 }
 
 int vx_fail(struct vx_run *r)

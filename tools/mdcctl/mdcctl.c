@@ -220,7 +220,17 @@ int mdcctl_connect(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
 	*c = NULL;
 	if ((rc = mdcctl_settings(g, need_cluster, s, ctx)))
 		return rc;
-	return mdc_client_new(s, c, ctx);
+	return mdcctl_client_new(s, c, ctx);
+}
+
+int mdcctl_client_new(const struct mdc_settings *s, struct mdc_client **c, struct mdc_ctx *ctx)
+{
+	int rc = mdc_client_new(s, c, ctx);
+
+	/* a GET retried for half a minute: a terminal sees why */
+	if (!rc)
+		mdc_client_set_retry_notices(*c, isatty(2));
+	return rc;
 }
 
 /* The LRO progress line on a terminal: one line updated in place. */

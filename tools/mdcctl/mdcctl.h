@@ -83,7 +83,9 @@ extern volatile sig_atomic_t mdcctl_interrupted;
  * mdc_settings_free. */
 int mdcctl_settings(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
 		    struct mdc_ctx *ctx);
-/* mdcctl_settings + mdc_client_new.  *C is freed with mdc_client_free. */
+/* mdc_client_new, with the retries said on a terminal (stderr). */
+int mdcctl_client_new(const struct mdc_settings *s, struct mdc_client **c, struct mdc_ctx *ctx);
+/* mdcctl_settings + mdcctl_client_new.  *C is freed with mdc_client_free. */
 int mdcctl_connect(struct mdcctl *g, bool need_cluster, struct mdc_settings *s,
 		   struct mdc_client **c, struct mdc_ctx *ctx);
 /* Update options from G: mode, --allow-recreate, --no-wait, --async,
