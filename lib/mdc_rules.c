@@ -484,18 +484,19 @@ static int mdc_first_dup(const json_object *arr, const char *field, size_t *dup)
 {
 	struct mdc_hash seen = MDC_HASH_INIT(MDC_HASH_EXACT);
 	size_t n = arr && json_object_is_type(arr, json_type_array) ? json_object_array_length(arr) : 0;
-	int rc = 0;
+	int rc;
 
 	*dup = SIZE_MAX;
+	/* sized once, one probe an id: this runs on every PATCH */
+	rc = mdc_hash_reserve(&seen, n);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const char *id = mdc_json_get_str(json_object_array_get_idx(arr, i), field, "");
+		size_t have;
 
-		if (mdc_hash_get(&seen, id, NULL))
+		if (!(rc = mdc_hash_insert(&seen, id, i, &have)) && have != i) {
 			*dup = i;
-		else
-			rc = mdc_hash_put(&seen, id, i, false);
-		if (*dup != SIZE_MAX)
 			break;
+		}
 	}
 	mdc_hash_free(&seen);
 	return rc;

@@ -535,6 +535,30 @@ static void test_create(void **state)
 	assert_int_equal(mdc_rules_check_create("c4", in, &im, &out, &ctx), MDC_ERR_INVAL);
 	assert_non_null(strstr(ctx.msg, "node pool 'zz' does not exist"));
 	json_object_put(in);
+
+	/* an id listed twice: the second one is named, for each list */
+	{
+		static const struct { const char *spec, *msg; } dups[] = {
+			{ "{\"node_pools\":[{\"id\":\"a\"},{\"id\":\"b\"},{\"id\":\"a\"}]}",
+			  "node pool 'a' is listed twice" },
+			{ "{\"node_pools\":[{\"id\":\"a\"}],\"orchestrator_spec\":{\"slurm_spec\":"
+			  "{\"partitions\":[{\"id\":\"p\",\"node_pool_ids\":[\"a\"]},{\"id\":\"q\","
+			  "\"node_pool_ids\":[\"a\"]},{\"id\":\"q\",\"node_pool_ids\":[\"a\"]}]}}}",
+			  "partition 'q' is listed twice" },
+			{ "{\"node_pools\":[{\"id\":\"a\"}],\"orchestrator_spec\":{\"slurm_spec\":"
+			  "{\"node_sets\":[{\"node_pool_id\":\"a\"},{\"node_pool_id\":\"a\"}]}}}",
+			  "node set 'a' is listed twice" },
+		};
+
+		for (size_t i = 0; i < sizeof(dups) / sizeof(dups[0]); i++) {
+			mdc_ctx_clear(&ctx);
+			in = parse(dups[i].spec);
+			assert_int_equal(mdc_rules_check_create("c5", in, &im, &out, &ctx), MDC_ERR_INVAL);
+			if (!strstr(ctx.msg, dups[i].msg))
+				fail_msg("%s: got '%s'", dups[i].msg, ctx.msg);
+			json_object_put(in);
+		}
+	}
 	json_object_put(images);
 }
 
