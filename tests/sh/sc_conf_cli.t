@@ -102,6 +102,9 @@ like "$out" '"ok": false' "check --format json reports the failure"
 like "$out" '"message": "bad value \\"abc\\" for \\"MaxTime\\"' "check --format json carries the message"
 out=$(mdcctl conf bogus 2>&1); RC=$?
 is "$RC" "$EXIT_USAGE" "unknown subcommand: usage error"
+out=$(mdcctl conf --lenient check typo.conf 2>&1); RC=$?
+like "$RC:$out" "^$EXIT_USAGE:mdcctl: error: conf: '--lenient' goes after the subcommand: mdcctl conf check --lenient FILE" \
+	"an option before the subcommand: says where it goes"
 check --lenient typo.conf
 is "$RC" 0 "--lenient: unknown key is a warning"
 like "$ERR" 'warning: unknown key "PriorityWeightAg"' "--lenient still reports it"

@@ -300,5 +300,9 @@ int cmd_conf(struct mdcctl *g, int argc, char **argv)
 	for (i = 0; i < sizeof(conf_cmds) / sizeof(conf_cmds[0]); i++)
 		if (!strcmp(argv[1], conf_cmds[i].name))
 			return conf_cmds[i].fn(g, argc - 1, argv + 1);
+	/* `conf --lenient check F`: the option is right, its place is not */
+	if (argv[1][0] == '-')
+		return mdcctl_usage(g, "conf: '%s' goes after the subcommand: mdcctl conf check "
+				    "%s FILE...\n%s", argv[1], argv[1], conf_usage);
 	return mdcctl_usage(g, "conf: unknown subcommand '%s'\n%s", argv[1], conf_usage);
 }
