@@ -14,7 +14,7 @@ emu_pr_env
 LOC=projects/proj/locations/us-central1
 NAME=$LOC/persistentResources/up-pr
 
-plan 36
+plan 37
 
 m() { mdcctl --endpoint "$EMU_URL" "$@"; }
 get() { curl -sS "$EMU_URL/v1beta1/$NAME"; }
@@ -120,6 +120,10 @@ out=$(m persistent-resources update up-pr "${G[@]}" --resource-pool-spec=id=gpu,
 rc=$?
 is "$rc $out" "$EXIT_USAGE mdcctl: error: --resource-pool-spec: 'machine-type' cannot be changed by update: give id= and replica-count, or min-replica-count and max-replica-count" \
 	"a machine type change is refused before anything is sent"
+out=$(m persistent-resources update --persistent-resource-id=up-pr "${G[@]}" --display-name=x 2>&1)
+rc=$?
+is "$rc $out" "$EXIT_USAGE mdcctl: error: persistent-resources update: give the persistent resource (ID or full name) as an argument, not as --persistent-resource-id (see mdcctl persistent-resources update --help)" \
+	"create's --persistent-resource-id given to update: says the ID is an argument"
 out=$(m persistent-resources update up-pr "${G[@]}" --resource-pool-spec=id=gpu,min-replica-count=3,max-replica-count=2 2>&1)
 like "$out" "resource pool .gpu.: need 1 <= min-replica-count <= max-replica-count \(got 3 and 2\)" "min above max is refused by the same pool rules as create"
 out=$(m persistent-resources update up-pr "${G[@]}" 2>&1)

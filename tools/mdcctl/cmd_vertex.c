@@ -103,13 +103,33 @@ static void vx_store(struct vx_run *r, int opt, int *rc)
 	}
 }
 
+/* ARG ("--persistent-resource-id=x") names an --...-id option CMD lacks:
+ * gcloud's create takes the ID so, its other verbs as an argument. */
+static bool vx_foreign_id_opt(const struct vx_cmd *cmd, const char *arg, size_t *len)
+{
+	size_t n = strcspn(arg, "=");
+
+	if (strncmp(arg, "--", 2) || n < 6 || strncmp(arg + n - 3, "-id", 3))
+		return false;
+	for (const struct option *o = cmd->opts; o->name; o++)
+		if (strlen(o->name) == n - 2 && !strncmp(o->name, arg + 2, n - 2))
+			return false;
+	*len = n;
+	return true;
+}
+
 int vx_begin(struct mdcctl *g, const struct vx_cmd *cmd, int argc, char **argv,
 	     struct vx_run *r)
 {
 	char where[128];
 	const char *w = mdcctl_where(g, argv[0], where, sizeof(where));
 	int opt, rc = 0;
+	size_t n;
 
+	for (int i = 1; cmd->one && i < argc && strcmp(argv[i], "--"); i++)
+		if (vx_foreign_id_opt(cmd, argv[i], &n))
+			return mdcctl_usage(g, "%s: give the %s as an argument, not as %.*s "
+					    "(see mdcctl %s --help)", w, cmd->one, (int) n, argv[i], w);
 	memset(r, 0, sizeof(*r));
 	r->g = g;
 	r->cmd = cmd;
