@@ -285,10 +285,25 @@ int mdc_pr_pool_from_spec(const char *spec, json_object **out, struct mdc_ctx *c
 			*v++ = '\0';
 		mdc_trim(k);
 		if (!(sk = pr_spec_find(k))) {
-			for (size_t j = 0; j < PR_NSPEC; j++)
-				mdc_buf_addf(&keys, "%s%s", j ? ", " : "", pr_spec_keys[j].key);
-			rc = mdc_fail(ctx, MDC_ERR_USAGE, "--resource-pool-spec: unknown key "
-				      "'%s' (valid keys: %s)", k, mdc_buf_str(&keys));
+			const char *hint = NULL;
+			size_t best = 3;	/* a typo: two edits at most */
+
+			for (size_t j = 0; j < PR_NSPEC; j++) {
+				const char *c = pr_spec_keys[j].key;
+				size_t d = mdc_str_distance(k, strlen(k), c, strlen(c));
+
+				mdc_buf_addf(&keys, "%s%s", j ? ", " : "", c);
+				if (d < best) {
+					best = d;
+					hint = c;
+				}
+			}
+			if (hint)
+				rc = mdc_fail(ctx, MDC_ERR_USAGE, "--resource-pool-spec: unknown key "
+					      "'%s' (did you mean '%s'?)", k, hint);
+			else
+				rc = mdc_fail(ctx, MDC_ERR_USAGE, "--resource-pool-spec: unknown key "
+					      "'%s' (valid keys: %s)", k, mdc_buf_str(&keys));
 			goto out;
 		}
 		if (!v || !*mdc_trim(v)) {

@@ -47,6 +47,30 @@ bool mdc_streq(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+size_t mdc_str_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t row[64], i, j, prev, tmp;
+
+	if (la >= 64 || lb >= 64)
+		return (size_t) -1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = prev + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (tmp + 1 < row[j])
+				row[j] = tmp + 1;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
 bool mdc_startswith(const char *s, const char *prefix)
 {
 	return s && prefix && strncmp(s, prefix, strlen(prefix)) == 0;

@@ -12,6 +12,9 @@ bool mdc_key_eq(const char *a, const char *b);
 bool mdc_strcaseeq(const char *a, const char *b);
 bool mdc_streq(const char *a, const char *b);
 bool mdc_startswith(const char *s, const char *prefix);
+/* Edit distance (Levenshtein) of A and B, lengths LA and LB under 64;
+ * SIZE_MAX for longer ones.  For "did you mean" hints. */
+size_t mdc_str_distance(const char *a, size_t la, const char *b, size_t lb);
 
 /* Trim ASCII white space in place; returns S. */
 char *mdc_trim(char *s);

@@ -476,31 +476,6 @@ static size_t fold(const char *s, char *out, size_t outsz)
 	return n;
 }
 
-/* Damerau-free Levenshtein on short folded keys. */
-static size_t distance(const char *a, size_t la, const char *b, size_t lb)
-{
-	size_t row[64], i, j, prev, tmp;
-
-	if (la >= 64 || lb >= 64)
-		return (size_t) -1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			row[j] = prev + (a[i - 1] != b[j - 1]);
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			if (tmp + 1 < row[j])
-				row[j] = tmp + 1;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 const char *sc_opt_suggest(const char *key, unsigned scope)
 {
 	char a[64], b[64];
@@ -514,7 +489,7 @@ const char *sc_opt_suggest(const char *key, unsigned scope)
 		if (!(opts[i].scope & scope) || (opts[i].flags & SC_OPT_OBSOLETE))
 			continue;
 		lb = fold(opts[i].name, b, sizeof(b));
-		d = distance(a, la, b, lb);
+		d = mdc_str_distance(a, la, b, lb);
 		/* a prefix typo ("PriorityWeightQ") is as good as one edit */
 		if (la >= 4 && lb > la && !strncmp(a, b, la) && d > 1)
 			d = 2;

@@ -122,6 +122,13 @@ static void test_pool_spec(void **state)
 			 MDC_ERR_USAGE);
 	assert_null(pool);
 	assert_non_null(strstr(ctx.msg, "unknown key 'replicas'"));
+	assert_non_null(strstr(ctx.msg, "(valid keys: accelerator-count, "));
+	/* a typo gets the key it misses */
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pr_pool_from_spec("machine-typ=n1,replica-count=2", &pool, &ctx),
+			 MDC_ERR_USAGE);
+	assert_string_equal(ctx.msg, "--resource-pool-spec: unknown key 'machine-typ' "
+			    "(did you mean 'machine-type'?)");
 	mdc_ctx_clear(&ctx);
 	assert_int_equal(mdc_pr_pool_from_spec("machine-type=n1,replica-count=two", &pool, &ctx),
 			 MDC_ERR_USAGE);
