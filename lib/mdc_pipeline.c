@@ -238,16 +238,29 @@ static int pr_params(const json_object *spec, const struct mdc_strv *items,
 			goto nomem;
 		val = NULL;
 	}
+	/* every missing one at once: not one run per parameter */
 	if (defs && json_object_is_type(defs, json_type_object)) {
+		struct mdc_buf add = MDC_BUF_INIT;
+		size_t missing = 0;
+
+		mdc_buf_reset(&b);
 		json_object_object_foreach(defs, pk, pv) {
-			if (!json_object_object_get_ex(vals, pk, NULL) &&
-			    !mdc_json_get(pv, "defaultValue") &&
-			    !mdc_json_get_bool(pv, "isOptional", false)) {
-				rc = mdc_fail(ctx, MDC_ERR_USAGE, "the pipeline needs parameter "
-					      "'%s': add --parameter %s=VALUE", pk, pk);
-				goto out;
+			if (json_object_object_get_ex(vals, pk, NULL) || mdc_json_get(pv, "defaultValue") ||
+			    mdc_json_get_bool(pv, "isOptional", false))
+				continue;
+			if (mdc_buf_addf(&b, "%s'%s'", missing ? ", " : "", pk) ||
+			    mdc_buf_addf(&add, " --parameter %s=VALUE", pk)) {
+				mdc_buf_free(&add);
+				goto nomem;
 			}
+			missing++;
 		}
+		if (missing)
+			rc = mdc_fail(ctx, MDC_ERR_USAGE, "the pipeline needs parameter%s %s: add%s",
+				      missing == 1 ? "" : "s", mdc_buf_str(&b), mdc_buf_str(&add));
+		mdc_buf_free(&add);
+		if (rc)
+			goto out;
 	}
 	*out = vals;
 	vals = NULL;

@@ -476,8 +476,15 @@ static void test_pipeline_body(void **state)
 	json_object_put(got);
 	json_object_put(want);
 
-	/* refusals */
+	/* refusals: every missing parameter at once */
 	mdc_strv_free(&params);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
+	assert_non_null(strstr(ctx.msg, "the pipeline needs parameters "));
+	assert_non_null(strstr(ctx.msg, "'learning_rate'"));
+	assert_non_null(strstr(ctx.msg, "'project_id'"));
+	assert_non_null(strstr(ctx.msg, " --parameter learning_rate=VALUE"));
+	assert_non_null(strstr(ctx.msg, " --parameter project_id=VALUE"));
 	mdc_strv_push(&params, "learning_rate=0.1");
 	mdc_ctx_clear(&ctx);
 	assert_int_equal(mdc_pipeline_body(&o, &got, &ctx), MDC_ERR_USAGE);
