@@ -7,7 +7,7 @@
 
 command -v jq >/dev/null || skip_all "jq is not installed"
 command -v script >/dev/null || skip_all "script (util-linux) is not installed"
-plan 9
+plan 12
 emu_up
 emu_create_cluster c1 >/dev/null || skip_all "cannot create the test cluster"
 export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR SLURM_CONF=$TEST_DIR/none.conf
@@ -28,6 +28,14 @@ like "$out" "cancelled: nothing was sent" "'n' cancels"
 is "$(patches)" "$before" "and sends nothing"
 out=$(on_tty y "$M" partition delete gpu 2>&1)
 is "$(patches)" $((before + 1)) "'y' sends the update"
+is "$(printf '%s\n' "$out" | tr -d '\r' | grep -c '^Changes (1):$')" 1 \
+	"the change set is shown once, above the question, not again after it"
+out=$(on_tty y "$M" config set SchedulerParameters=bf_interval=x 2>&1)
+is "$(printf '%s\n' "$out" | tr -d '\r' | grep -c "bf_interval='x' is not a number")" 1 \
+	"on a terminal a warning is shown once (in the change set), not also on stderr"
+out=$("$M" --yes config set SchedulerParameters=bf_interval=y 2>&1 >/dev/null)
+like "$out" "^mdcctl: warning: SchedulerParameters: bf_interval='y' is not a number" \
+	"without a terminal it is on stderr too"
 is "$("$M" --format 'value(orchestratorSpec.slurmSpec.partitions)' describe | grep -c gpu)" 0 "gpu is gone"
 out=$(on_tty n "$M" config unset PriorityWeightAge 2>&1)
 like "$out" "cancelled: nothing was sent" "config unset asks too"

@@ -466,6 +466,8 @@ int mdcctl_finish_op(struct mdcctl *g, struct mdc_client *c, json_object *op)
 
 /* Set while a destructive command (partition delete, unset) runs. */
 static bool mdcctl_destructive;
+/* the confirmation showed the plan (stderr) before the question */
+static bool mdcctl_plan_asked;
 
 static bool mdcctl_confirm_plan(const struct mdc_plan *plan, void *arg)
 {
@@ -481,6 +483,7 @@ static bool mdcctl_confirm_plan(const struct mdc_plan *plan, void *arg)
 	mdc_plan_format(plan, &b);
 	fputs(mdc_buf_str(&b), stderr);
 	mdc_buf_free(&b);
+	mdcctl_plan_asked = true;
 	yes = mdcctl_confirm(g, plan->recreate.n ? "This may recreate the nodes of the pools above. Apply?" :
 			     "This removes what is listed above. Apply?");
 	return yes;
@@ -514,10 +517,12 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 	struct mdc_buf b = MDC_BUF_INIT;
 	json_object *op = NULL, *out = NULL;
 	struct mdc_ctx ctx;
+	bool text_plan, one_terminal = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
 	int rc;
 
 	memset(&plan, 0, sizeof(plan));
 	mdc_ctx_clear(&ctx);
+	mdcctl_plan_asked = false;
 	if ((rc = mdcctl_connect(g, true, &s, &c, &ctx)) || (rc = mdcctl_update_opts(g, &uo, &ctx)))
 		goto out;
 	uo.confirm = mdcctl_confirm_plan;
@@ -535,7 +540,12 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 		mdc_fail(&ctx, MDC_ERR_REFUSED, "%s: this removes settings and needs a confirmation, "
 			 "and there is no terminal to ask on: give --yes; nothing was sent", what);
 	}
-	for (size_t i = 0; i < plan.warnings.n; i++)
+	text_plan = g->format != MDCCTL_JSON && !mdc_plan_empty(&plan) &&
+		    (!rc || rc == MDC_ERR_OPFAILED || rc == MDC_ERR_TIMEOUT ||
+		     rc == MDC_ERR_INTERRUPTED || rc == MDC_ERR_LOST);
+	/* on one terminal the plan is read once: its text lists the warnings,
+	 * and after a confirmation it was shown above the question */
+	for (size_t i = 0; !(text_plan && one_terminal) && i < plan.warnings.n; i++)
 		fprintf(stderr, "%s: warning: %s\n", g->progname, plan.warnings.v[i]);
 	if (g->format == MDCCTL_JSON) {
 		if (!(out = json_object_new_object()) ||
@@ -554,8 +564,10 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 			if (!rc)
 				printf("%s: no change (the cluster already has it)\n", what);
 		} else {
-			mdc_plan_format(&plan, &b);
-			fputs(mdc_buf_str(&b), stdout);
+			if (!(mdcctl_plan_asked && one_terminal)) {
+				mdc_plan_format(&plan, &b);
+				fputs(mdc_buf_str(&b), stdout);
+			}
 			if (!rc && g->async && name && !mdc_json_get_bool(op, "done", false))
 				mdcctl_print_op_started(name);
 			else if (!rc)
