@@ -355,21 +355,6 @@ static json_object *want_pool(struct plan_st *st, const struct mdc_op *op)
 
 /* Set an integer field unless it already holds that number (the API may
  * answer int64 fields as strings). */
-static int set_count(json_object *obj, const char *field, int64_t n)
-{
-	json_object *v = mdc_json_get(obj, field);
-
-	if (v && (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_string))) {
-		const char *s = json_object_get_string(v);
-		char *end;
-		long long cur = strtoll(s, &end, 10);
-
-		if (*s && !*end && cur == n)
-			return 0;
-	}
-	return mdc_json_set(obj, field, json_object_new_int64(n));
-}
-
 /* A node count of the spec (proto3 int64: a number or a string of
  * digits); DFLT when absent or unreadable. */
 static int64_t get_count(const json_object *obj, const char *field, int64_t dflt)
@@ -384,6 +369,14 @@ static int64_t get_count(const json_object *obj, const char *field, int64_t dflt
 	s = json_object_get_string(v);
 	n = strtoll(s, &end, 10);
 	return *s && !*end ? (int64_t) n : dflt;
+}
+
+static int set_count(json_object *obj, const char *field, int64_t n)
+{
+	/* the same count, as a number or a string: left as it is */
+	if (get_count(obj, field, -1) == n)
+		return 0;
+	return mdc_json_set(obj, field, json_object_new_int64(n));
 }
 
 static int op_pool_scale(struct plan_st *st, const struct mdc_op *op)

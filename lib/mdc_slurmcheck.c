@@ -307,6 +307,10 @@ static int rule_default_time(const struct sc_conf *c, struct mdc_strv *warn)
 static int (*const rules[])(const struct sc_conf *, struct mdc_strv *) = {
 	rule_preempt, rule_select, rule_prolog, rule_lists,
 };
+/* what Slurm takes and then does not apply */
+static int (*const warn_rules[])(const struct sc_conf *, struct mdc_strv *) = {
+	rule_gres, rule_default_time,
+};
 
 static int check_kv(const struct sc_kv *kv, struct mdc_strv *err, struct mdc_strv *warn)
 {
@@ -361,9 +365,11 @@ static int ours(const char *text, const char *name, const struct sc_conf *parsed
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (rules[i](c, &res->errors))
 			goto out;
-	if (rule_sched(c, &res->errors, &res->warnings) || rule_gres(c, &res->warnings) ||
-	    rule_default_time(c, &res->warnings))
+	if (rule_sched(c, &res->errors, &res->warnings))
 		goto out;
+	for (size_t i = 0; i < sizeof(warn_rules) / sizeof(warn_rules[0]); i++)
+		if (warn_rules[i](c, &res->warnings))
+			goto out;
 	res->ran_ours = true;
 	rc = 0;
 out:
@@ -728,22 +734,12 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 	/* a warning the current slurm.conf already earns is not this
 	 * change's doing: say so (our own check of it, no second Slurm run) */
 	if (now.warnings.n && !old) {
-		struct mdc_slurmcheck prev = MDC_SLURMCHECK_INIT;
-
 		mdc_ctx_clear(&lctx);
 		if (!render(cur_spec, base, live_conf, &old, &lctx) &&
-		    ours(old, "slurm.conf", NULL, &prev) == MDC_ERR_NOMEM) {
-			mdc_slurmcheck_free(&prev);
+		    ours(old, "slurm.conf", NULL, &before) == MDC_ERR_NOMEM) {
 			rc = mdc_nomem(ctx);
 			goto out;
 		}
-		for (size_t i = 0; i < prev.warnings.n; i++)
-			if (mdc_strv_push(&before.warnings, prev.warnings.v[i])) {
-				mdc_slurmcheck_free(&prev);
-				rc = mdc_nomem(ctx);
-				goto out;
-			}
-		mdc_slurmcheck_free(&prev);
 	}
 	for (size_t i = 0; i < now.warnings.n; i++)
 		if (mdc_strv_has(&before.warnings, now.warnings.v[i]) ?

@@ -517,7 +517,7 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 	struct mdc_buf b = MDC_BUF_INIT;
 	json_object *op = NULL, *out = NULL;
 	struct mdc_ctx ctx;
-	bool text_plan, one_terminal = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+	bool shows_plan, text_plan, one_terminal = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
 	int rc;
 
 	memset(&plan, 0, sizeof(plan));
@@ -540,9 +540,10 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 		mdc_fail(&ctx, MDC_ERR_REFUSED, "%s: this removes settings and needs a confirmation, "
 			 "and there is no terminal to ask on: give --yes; nothing was sent", what);
 	}
-	text_plan = g->format != MDCCTL_JSON && !mdc_plan_empty(&plan) &&
-		    (!rc || rc == MDC_ERR_OPFAILED || rc == MDC_ERR_TIMEOUT ||
-		     rc == MDC_ERR_INTERRUPTED || rc == MDC_ERR_LOST);
+	/* the outcomes after which the text output shows the plan */
+	shows_plan = !rc || rc == MDC_ERR_OPFAILED || rc == MDC_ERR_TIMEOUT ||
+		     rc == MDC_ERR_INTERRUPTED || rc == MDC_ERR_LOST;
+	text_plan = g->format != MDCCTL_JSON && !mdc_plan_empty(&plan) && shows_plan;
 	/* on one terminal the plan is read once: its text lists the warnings,
 	 * and after a confirmation it was shown above the question */
 	for (size_t i = 0; !(text_plan && one_terminal) && i < plan.warnings.n; i++)
@@ -555,8 +556,7 @@ int mdcctl_update(struct mdcctl *g, const struct mdc_intent *in, const char *wha
 			goto out;
 		}
 		mdcctl_print_json(out);
-	} else if (!rc || rc == MDC_ERR_OPFAILED || rc == MDC_ERR_TIMEOUT ||
-		   rc == MDC_ERR_INTERRUPTED || rc == MDC_ERR_LOST) {
+	} else if (shows_plan) {
 		const char *name = mdc_json_get_str(op, "name", NULL);
 
 		if (mdc_plan_empty(&plan)) {
