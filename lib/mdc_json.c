@@ -27,7 +27,7 @@ static bool mdc_json_in(const char *const *table, const char *key)
 	return false;
 }
 
-static bool mdc_json_is_map_field(const char *key)
+bool mdc_json_is_map_field(const char *key)
 {
 	for (size_t i = 0; mdc_json_map_fields[i]; i++)
 		if (mdc_key_eq(key, mdc_json_map_fields[i]))
@@ -332,26 +332,152 @@ json_object *mdc_json_normalize(const json_object *in, enum mdc_case case_)
 	return mdc_json_norm(in, case_, false);
 }
 
+/* --- text kept on values that never change --------------------------------
+ *
+ * The emulator serialises the same stored list elements again and again
+ * (a journal line, a finished operation's response, a snapshot), while a
+ * stored value is never changed once kept.  Such a value carries its
+ * compact text as json-c userdata with a serialiser that copies it. */
+
+#define MDC_JSON_FLAGS(pretty) (JSON_C_TO_STRING_NOSLASHESCAPE | \
+				((pretty) ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : \
+				 JSON_C_TO_STRING_PLAIN))
+
+static int mdc_json_kept_out(json_object *obj, struct printbuf *pb, int level, int flags)
+{
+	const char *t = json_object_get_userdata(obj), *nl;
+	json_object *fresh = NULL;
+	int rc = 0;
+
+	if (flags != MDC_JSON_FLAGS(false)) {
+		/* other flags are rare (answers are camelCase copies): made
+		 * from the text each time, the kept text left as it is, since
+		 * other threads may be serialising OBJ too */
+		if (!(fresh = json_tokener_parse(t)) || !(t = json_object_to_json_string_ext(fresh, flags))) {
+			json_object_put(fresh);
+			return -1;
+		}
+	}
+	for (; rc == 0; t = nl + 1) {
+		size_t n;
+
+		/* the text is at level 0: a pretty one indents its lines by LEVEL */
+		nl = level && (flags & JSON_C_TO_STRING_PRETTY) ? strchr(t, '\n') : NULL;
+		n = nl ? (size_t) (nl - t) + 1 : strlen(t);
+		if (printbuf_memappend(pb, t, (int) n) < 0)
+			rc = -1;
+		else if (nl && (flags & JSON_C_TO_STRING_PRETTY_TAB))
+			rc = printbuf_memset(pb, -1, '\t', level) < 0 ? -1 : 0;
+		else if (nl)
+			rc = printbuf_memset(pb, -1, ' ', 2 * level) < 0 ? -1 : 0;
+		if (!nl)
+			break;
+	}
+	json_object_put(fresh);
+	return rc;
+}
+
+int mdc_json_keep_text(json_object *obj)
+{
+	json_object *wrap;
+	const char *s;
+	char *text;
+	size_t n;
+
+	if ((!json_object_is_type(obj, json_type_object) && !json_object_is_type(obj, json_type_array)) ||
+	    json_object_get_userdata(obj))
+		return 0;
+	/* through a one-element list: OBJ itself would keep a second copy of
+	 * the text in its own print buffer */
+	if (!(wrap = json_object_new_array()) || json_object_array_add(wrap, json_object_get(obj))) {
+		json_object_put(wrap);
+		return MDC_ERR_NOMEM;
+	}
+	s = json_object_to_json_string_ext(wrap, MDC_JSON_FLAGS(false));
+	n = s ? strlen(s) : 0;
+	if (n < 2 || !(text = strndup(s + 1, n - 2))) {
+		json_object_put(wrap);
+		return MDC_ERR_NOMEM;
+	}
+	json_object_put(wrap);
+	json_object_set_serializer(obj, mdc_json_kept_out, text, json_object_free_userdata);
+	return 0;
+}
+
+/* A copy may be changed: it serialises itself, without the kept text. */
+static int mdc_json_copy_one(json_object *src, json_object *parent, const char *key, size_t index,
+			     json_object **dst)
+{
+	int rc = json_c_shallow_copy_default(src, parent, key, index, dst);
+
+	if (rc < 0 || !json_object_get_userdata(src))
+		return rc;
+	json_object_set_serializer(*dst, NULL, NULL, NULL);
+	return 2;	/* json-c: the userdata is dealt with */
+}
+
 json_object *mdc_json_copy(const json_object *in)
 {
 	json_object *out = NULL;
 
 	if (!in)
 		return NULL;
-	if (json_object_deep_copy((json_object *) in, &out, NULL))
+	if (json_object_deep_copy((json_object *) in, &out, mdc_json_copy_one))
 		return NULL;
 	return out;
 }
 
+/* Equality walking both in order, as json-c keeps members: 1 equal, 0 not,
+ * -1 when the members come in another order (json-c's lookup decides
+ * then).  A list of partitions sent back unchanged compares without a
+ * hash lookup per member. */
+static int mdc_json_eq_ordered(json_object *a, json_object *b)
+{
+	int res = 1, r;
+
+	if (a == b)
+		return 1;
+	if (!a || !b || json_object_get_type(a) != json_object_get_type(b))
+		return 0;
+	if (json_object_is_type(a, json_type_object)) {
+		struct lh_entry *ea = lh_table_head(json_object_get_object(a));
+		struct lh_entry *eb = lh_table_head(json_object_get_object(b));
+
+		if (json_object_object_length(a) != json_object_object_length(b))
+			return 0;
+		for (; ea && eb; ea = lh_entry_next(ea), eb = lh_entry_next(eb)) {
+			if (strcmp(lh_entry_k(ea), lh_entry_k(eb)))
+				return -1;
+			if (!(r = mdc_json_eq_ordered(lh_entry_v(ea), lh_entry_v(eb))))
+				return 0;
+			res = r < 0 ? -1 : res;
+		}
+		return res;
+	}
+	if (json_object_is_type(a, json_type_array)) {
+		size_t n = json_object_array_length(a);
+
+		if (n != json_object_array_length(b))
+			return 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!(r = mdc_json_eq_ordered(json_object_array_get_idx(a, i),
+						      json_object_array_get_idx(b, i))))
+				return 0;
+			res = r < 0 ? -1 : res;
+		}
+		return res;
+	}
+	return json_object_equal(a, b) != 0;
+}
+
 bool mdc_json_equal(const json_object *a, const json_object *b)
 {
-	return json_object_equal((json_object *) a, (json_object *) b) != 0;
+	int r = mdc_json_eq_ordered((json_object *) a, (json_object *) b);
+
+	return r < 0 ? json_object_equal((json_object *) a, (json_object *) b) != 0 : r == 1;
 }
 
 const char *mdc_json_str(const json_object *obj, bool pretty)
 {
-	int flags = JSON_C_TO_STRING_NOSLASHESCAPE |
-		    (pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : JSON_C_TO_STRING_PLAIN);
-
-	return json_object_to_json_string_ext((json_object *) obj, flags);
+	return json_object_to_json_string_ext((json_object *) obj, MDC_JSON_FLAGS(pretty));
 }

@@ -48,11 +48,17 @@ void mdc_json_del(json_object *obj, const char *key);
 /* Create the objects along PATH as needed and return the last (borrowed). */
 json_object *mdc_json_mkpath(json_object *obj, const char *path);
 
+/* Is KEY (either spelling) a field whose value is a user map (labels,
+ * config, ...), keyed by data rather than field names? */
+bool mdc_json_is_map_field(const char *key);
 /* Deep copy with field names converted to CASE_; the values of map fields
  * (labels, config, parameter_values, annotations, ...) keep their keys. */
 json_object *mdc_json_normalize(const json_object *in, enum mdc_case case_);
 /* Deep copy (new reference), NULL on ENOMEM. */
 json_object *mdc_json_copy(const json_object *in);
+/* OBJ (an object or a list) will never change again: keep its compact
+ * text on it, and serialise it from there.  Copies do not keep it. */
+int mdc_json_keep_text(json_object *obj);
 /* Deep equality, object key order ignored. */
 bool mdc_json_equal(const json_object *a, const json_object *b);
 

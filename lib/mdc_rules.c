@@ -995,6 +995,7 @@ static int mdc_resolve_images(json_object *result, const json_object *cur,
 		const char *id = mdc_json_get_str(p, "id", "");
 		json_object *old = cur ? mdc_find_by(mdc_json_get(cur, "node_pools"), "id", id) : NULL;
 		const char *running = old ? mdc_json_get_str(old, "node_image", "") : NULL;
+		json_object *was;
 		char img[256];
 
 		if (mdc_strv_has(pinned, id))
@@ -1006,6 +1007,11 @@ static int mdc_resolve_images(json_object *result, const json_object *cur,
 		if (mdc_json_set(p, "node_image", json_object_new_string(img)))
 			return MDC_ERR_NOMEM;
 		if (old && strcmp(running, img) && recreated && mdc_strv_push(recreated, id))
+			return MDC_ERR_NOMEM;
+		/* unchanged: the current pool itself (see mdc_share_elements) */
+		was = cur ? json_object_array_get_idx(mdc_json_get(cur, "node_pools"), i) : NULL;
+		if (was && was != p && json_object_is_type(was, json_type_object) && mdc_json_equal(p, was) &&
+		    json_object_array_put_idx(pools, i, json_object_get(was)))
 			return MDC_ERR_NOMEM;
 	}
 	pin_arr = json_object_new_array();
@@ -1069,10 +1075,45 @@ out:
 
 /* --- patch ------------------------------------------------------------------- */
 
-/* Set or clear PATH (canonical) of DST from SRC: the value is SRC's, shared. */
+/* New reference: the list V with its elements that equal OLD's at the same
+ * index being OLD's own (OLD: what V replaces).  A whole list sent back
+ * with one element changed then keeps the others as the same objects,
+ * which versions share and the emulator serialises once; NULL on ENOMEM. */
+static json_object *mdc_share_elements(json_object *v, const json_object *old)
+{
+	size_t n, m;
+	json_object *c = NULL;
+
+	if (!json_object_is_type(v, json_type_array) || !json_object_is_type(old, json_type_array))
+		return json_object_get(v);
+	n = json_object_array_length(v);
+	m = json_object_array_length(old);
+	for (size_t i = 0; i < n; i++) {
+		json_object *a = json_object_array_get_idx(v, i);
+		json_object *b = i < m ? json_object_array_get_idx(old, i) : NULL;
+		bool same = b && a != b && json_object_is_type(a, json_type_object) && mdc_json_equal(a, b);
+
+		if (same && !c) {
+			if (!(c = json_object_new_array_ext((int) n)))
+				return NULL;
+			for (size_t j = 0; j < i; j++)
+				if (json_object_array_add(c, json_object_get(json_object_array_get_idx(v, j))))
+					goto nomem;
+		}
+		if (c && json_object_array_add(c, json_object_get(same ? b : a)))
+			goto nomem;
+	}
+	return c ? c : json_object_get(v);
+nomem:
+	json_object_put(c);
+	return NULL;
+}
+
+/* Set or clear PATH (canonical) of DST from SRC: the value is SRC's, shared
+ * (a list's unchanged elements: DST's). */
 static int mdc_copy_path(json_object *dst, const json_object *src, const char *path)
 {
-	json_object *v = mdc_json_get_path(src, path), *parent = dst;
+	json_object *v = mdc_json_get_path(src, path), *parent = dst, *shared;
 	const char *dot = strrchr(path, '.');
 	const char *key = dot ? dot + 1 : path;
 	bool nomem = false;
@@ -1090,7 +1131,9 @@ static int mdc_copy_path(json_object *dst, const json_object *src, const char *p
 		mdc_json_del(parent, key);
 		return 0;
 	}
-	return mdc_json_set(parent, key, json_object_get(v));
+	if (!(shared = mdc_share_elements(v, mdc_json_get(parent, key))))
+		return MDC_ERR_NOMEM;
+	return mdc_json_set(parent, key, shared);
 }
 
 static bool mdc_path_equal(const json_object *a, const json_object *b, const char *path)

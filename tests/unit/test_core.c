@@ -243,6 +243,55 @@ static void test_json_set_and_get(void **state)
 	json_object_put(o);
 }
 
+/* A value that keeps its text serialises exactly as json-c would, compact
+ * and pretty at any depth; its copies serialise themselves; equality
+ * ignores member order whichever way it is walked. */
+static void test_json_kept_text(void **state)
+{
+	const char *doc = "{\"a\":[{\"id\":\"p/0\",\"n\":[1,2,{\"x\":{}}],\"e\":[]},"
+			  "{\"id\":\"p1\",\"c\":{\"MaxTime\":\"60\"}}],\"b\":{\"k\":[true,null]}}";
+	json_object *want = json_tokener_parse(doc), *got = json_tokener_parse(doc), *copy, *el, *other;
+	char *plain, *pretty;
+
+	(void) state;
+	assert_non_null(want);
+	plain = strdup(mdc_json_str(want, false));
+	pretty = strdup(mdc_json_str(want, true));
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(mdc_json_keep_text(json_object_array_get_idx(mdc_json_get(got, "a"), i)), 0);
+	assert_int_equal(mdc_json_keep_text(mdc_json_get(got, "b")), 0);
+	assert_string_equal(mdc_json_str(got, false), plain);
+	assert_string_equal(mdc_json_str(got, true), pretty);
+	/* the kept text is the text at keep time: proof that it is used */
+	el = json_object_array_get_idx(mdc_json_get(got, "a"), 1);
+	json_object_object_add(el, "late", json_object_new_int(1));
+	assert_string_equal(mdc_json_str(got, false), plain);
+	json_object_object_del(el, "late");
+	/* a copy is the value, serialising itself */
+	copy = mdc_json_copy(got);
+	assert_non_null(copy);
+	assert_true(mdc_json_equal(copy, want));
+	el = json_object_array_get_idx(mdc_json_get(copy, "a"), 1);
+	json_object_object_add(el, "late", json_object_new_int(1));
+	assert_string_not_equal(mdc_json_str(copy, false), plain);
+	assert_false(mdc_json_equal(copy, want));
+	/* the same members in another order are equal; another value is not */
+	other = json_tokener_parse("{\"b\":{\"k\":[true,null]},\"a\":[{\"e\":[],\"id\":\"p/0\","
+				   "\"n\":[1,2,{\"x\":{}}]},{\"c\":{\"MaxTime\":\"60\"},\"id\":\"p1\"}]}");
+	assert_true(mdc_json_equal(other, want));
+	assert_true(mdc_json_equal(want, other));
+	json_object_object_add(mdc_json_get(other, "b"), "k", json_object_new_array());
+	assert_false(mdc_json_equal(other, want));
+	assert_false(mdc_json_equal(json_object_array_get_idx(mdc_json_get(want, "a"), 0),
+				    json_object_array_get_idx(mdc_json_get(want, "a"), 1)));
+	free(plain);
+	free(pretty);
+	json_object_put(other);
+	json_object_put(copy);
+	json_object_put(got);
+	json_object_put(want);
+}
+
 static void test_intent(void **state)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
@@ -293,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_json_parse_strict),
 		cmocka_unit_test(test_json_case),
 		cmocka_unit_test(test_json_set_and_get),
+		cmocka_unit_test(test_json_kept_text),
 		cmocka_unit_test(test_intent),
 		cmocka_unit_test(test_log_sink),
 	};

@@ -662,6 +662,58 @@ static void test_patch_legacy(void **state)
 	json_object_put(images);
 }
 
+/* A whole list sent back keeps its unchanged elements as the current
+ * cluster's own objects (versions share them; the emulator serialises
+ * them once), at the same index only, and node pools whose image did not
+ * change stay the current ones too. */
+static void test_patch_shares_unchanged(void **state)
+{
+	json_object *images = parse("{\"*\":\"img-1\"}"), *cl = created(images), *p, *cur, *got;
+	struct mdc_strv paths = MDC_STRV_INIT;
+	struct mdc_images im = { images };
+	struct mdc_patch_result res;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	cur = mdc_json_get_path(cl, SS "partitions");
+	p = parse("{\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":["
+		  "{\"id\":\"cpu\",\"node_pool_ids\":[\"cpu\"]},"
+		  "{\"id\":\"long\",\"node_pool_ids\":[\"cpu\"],\"config\":{\"MaxTime\":\"1-00:00:00\"}},"
+		  "{\"node_pool_ids\":[\"cpu\"],\"id\":\"cpu2\"}]}}}");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_rules_parse_mask(SS "partitions", &paths, &ctx), 0);
+	assert_int_equal(mdc_rules_apply_patch_shared(cl, p, &paths, MDC_MODE_USER_ONLY, &im, &res, &ctx), 0);
+	got = mdc_json_get_path(res.cluster, SS "partitions");
+	assert_int_equal(json_object_array_length(got), 3);
+	assert_ptr_equal(json_object_array_get_idx(got, 0), json_object_array_get_idx(cur, 0));
+	assert_ptr_not_equal(json_object_array_get_idx(got, 1), json_object_array_get_idx(cur, 1));
+	assert_string_equal(str_at(json_object_array_get_idx(got, 1), "config.MaxTime"), "1-00:00:00");
+	assert_string_equal(str_at(json_object_array_get_idx(got, 2), "id"), "cpu2");
+	/* the pools were not named: their images resolve to what they are */
+	for (size_t i = 0; i < 2; i++)
+		assert_ptr_equal(json_object_array_get_idx(mdc_json_get(res.cluster, "node_pools"), i),
+				 json_object_array_get_idx(mdc_json_get(cl, "node_pools"), i));
+	assert_true(mdc_strv_has(&res.changed, SS "partitions"));
+	mdc_patch_result_free(&res);
+	json_object_put(p);
+	mdc_strv_free(&paths);
+
+	/* another order: nothing at the same index is equal, nothing shared */
+	p = parse("{\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":["
+		  "{\"id\":\"long\",\"node_pool_ids\":[\"cpu\"],\"config\":{\"MaxTime\":\"7-00:00:00\"}},"
+		  "{\"id\":\"cpu\",\"node_pool_ids\":[\"cpu\"]}]}}}");
+	assert_int_equal(mdc_rules_parse_mask(SS "partitions", &paths, &ctx), 0);
+	assert_int_equal(mdc_rules_apply_patch_shared(cl, p, &paths, MDC_MODE_USER_ONLY, &im, &res, &ctx), 0);
+	got = mdc_json_get_path(res.cluster, SS "partitions");
+	assert_ptr_equal(got, mdc_json_get_path(p, SS "partitions"));
+	assert_string_equal(str_at(json_object_array_get_idx(got, 0), "id"), "long");
+	mdc_patch_result_free(&res);
+	json_object_put(p);
+	mdc_strv_free(&paths);
+	json_object_put(cl);
+	json_object_put(images);
+}
+
 static void test_patch_images(void **state)
 {
 	json_object *images = parse("{\"*\":\"img-1\"}"), *cl = created(images), *img2;
@@ -729,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_patch_mask_and_clear),
 		cmocka_unit_test(test_patch_default_partition),
 		cmocka_unit_test(test_patch_legacy),
+		cmocka_unit_test(test_patch_shares_unchanged),
 		cmocka_unit_test(test_patch_images),
 	};
 

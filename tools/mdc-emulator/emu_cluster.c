@@ -51,6 +51,25 @@ json_object *emu_cluster_view(const json_object *cluster)
 	return v;
 }
 
+/* CLUSTER is stored from now on, and a stored cluster never changes below
+ * its top level: its list elements keep their text, so the journal lines,
+ * finished operations and snapshots that write them again copy it (with
+ * mdc_rules sharing a list's unchanged elements between versions, an
+ * update of one partition of 200 serialises one). */
+void emu_cluster_keep_texts(json_object *cluster)
+{
+	static const char *const lists[] = { "node_pools", "orchestrator_spec.slurm_spec.partitions" };
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		json_object *arr = mdc_json_get_path(cluster, lists[i]);
+
+		/* out of memory: that element serialises itself */
+		for (size_t j = 0; json_object_is_type(arr, json_type_array) &&
+		     j < json_object_array_length(arr); j++)
+			(void) mdc_json_keep_text(json_object_array_get_idx(arr, j));
+	}
+}
+
 /* --- the resource's schema ------------------------------------------------------
  *
  * The fields of a ModelDevelopmentCluster the emulator models (DESIGN section
@@ -418,6 +437,8 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	mdc_json_set(cl, EMU_NODES_CHANGED, json_object_new_boolean(0));
 	final = mdc_json_copy(cl);
 	mdc_json_set(final, "state", json_object_new_string("RUNNING"));
+	emu_cluster_keep_texts(cl);
+	emu_cluster_keep_texts(final);
 	emu_store_put(e, "cluster", name, cl);
 	op = emu_op_start(e, &(struct emu_op_spec) {
 		.parent = parent,
@@ -611,6 +632,7 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	mdc_json_set(final, EMU_NODES_CHANGED, json_object_new_boolean(res.nodes_changed));
 	emu_add_events(final, cl, &res.recreated, now);
 	emu_recreate_message(final, &res.recreated, &msg);
+	emu_cluster_keep_texts(final);
 	mdc_json_set(cl, "state", json_object_new_string("UPDATING"));
 	e->dirty = true;
 	op = emu_op_start(e, &(struct emu_op_spec) {

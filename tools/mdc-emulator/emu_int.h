@@ -131,6 +131,7 @@ int emu_images_route(struct emu *e, struct emu_request *r, struct emu_response *
 void emu_cluster_op_done(struct emu *e, json_object *op, bool failed);
 /* Answer view of a stored cluster (new reference). */
 json_object *emu_cluster_view(const json_object *cluster);
+void emu_cluster_keep_texts(json_object *cluster);
 
 /* emu_server.c */
 int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop);

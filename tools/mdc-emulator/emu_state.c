@@ -311,9 +311,14 @@ void emu_journal_sync(struct emu *e)
  * "_response_is_resource": true with only "@type").  A line's clusters
  * are made before its operations, so an update that finishes in the
  * line where the next one starts is based on the first one's "_final".
- * So a change is written once, whatever the cluster's size.  Keys
- * starting with '_' never come from a client (the routes refuse them), so
- * none of these forms can be forged; the load rebuilds them
+ * A changed member that is an object in both is itself written as such a
+ * delta, and a list that keeps some of its elements (mdc_rules shares the
+ * ones an update sent back unchanged) as {"_list": [...], "_same": [[A, B]]}:
+ * elements A to B-1 are the base's, "_list" fills the gaps; a user map (labels, config) is written
+ * whole.  So a change is written once, whatever the cluster's size: one
+ * partition of 200 costs that partition.  Keys starting with '_' never
+ * come from a client (the routes refuse them, and map values are
+ * strings), so none of these forms can be forged; the load rebuilds them
  * (emu_journal_apply). */
 
 #define EMU_J_DELTA "_delta"
@@ -321,6 +326,8 @@ void emu_journal_sync(struct emu *e)
 #define EMU_J_BASE_OP "_base_op"
 #define EMU_J_RESP_IS_RES "_response_is_resource"
 #define EMU_J_RESP_DELTA "_response_delta"
+#define EMU_J_LIST "_list"
+#define EMU_J_SAME "_same"
 
 /* New reference: the members of OBJ (an object), shared. */
 static json_object *emu_shallow(const json_object *obj)
@@ -331,6 +338,96 @@ static json_object *emu_shallow(const json_object *obj)
 		return NULL;
 	json_object_object_foreach((json_object *) obj, k, v)
 		json_object_object_add(c, k, json_object_get(v));
+	return c;
+}
+
+static json_object *emu_delta(const json_object *v, const json_object *base, size_t *n);
+
+/* New reference: the list V over BASE, the elements it shares with BASE at
+ * the same index left out of "_list" and named by index ranges [A, B) in
+ * "_same"; NULL when it shares none (or ENOMEM): then V is written whole. */
+static json_object *emu_list_delta(json_object *v, json_object *base)
+{
+	size_t n = json_object_array_length(v), m = json_object_array_length(base), i = 0;
+	json_object *d = NULL, *list = NULL, *same = NULL;
+
+	while (i < n) {
+		size_t a = i;
+
+		while (i < n && i < m && json_object_array_get_idx(v, i) == json_object_array_get_idx(base, i))
+			i++;
+		if (i > a) {
+			json_object *r = json_object_new_array_ext(2);
+
+			if (!r || (!same && !(same = json_object_new_array())))
+				goto nomem;
+			json_object_array_add(r, json_object_new_int64((int64_t) a));
+			json_object_array_add(r, json_object_new_int64((int64_t) i));
+			json_object_array_add(same, r);
+			continue;
+		}
+		if (!list && !(list = json_object_new_array()))
+			goto nomem;
+		json_object_array_add(list, json_object_get(json_object_array_get_idx(v, i++)));
+	}
+	if (!same || !(d = json_object_new_object()) || (!list && !(list = json_object_new_array())))
+		goto nomem;
+	json_object_object_add(d, EMU_J_LIST, list);
+	json_object_object_add(d, EMU_J_SAME, same);
+	return d;
+nomem:
+	json_object_put(d);
+	json_object_put(list);
+	json_object_put(same);
+	return NULL;
+}
+
+/* New reference: what is written for member KEY, now M, which was WAS. */
+static json_object *emu_delta_member(const char *key, json_object *m, json_object *was)
+{
+	json_object *d = NULL;
+	size_t n;
+
+	if (m && was && !mdc_json_is_map_field(key)) {
+		if (json_object_is_type(m, json_type_object) && json_object_is_type(was, json_type_object))
+			d = emu_delta(m, was, &n);
+		else if (json_object_is_type(m, json_type_array) && json_object_is_type(was, json_type_array))
+			d = emu_list_delta(m, was);
+	}
+	return d ? d : json_object_get(m);
+}
+
+/* What the load makes of member KEY written as V over WAS (new reference). */
+static json_object *emu_undelta(const json_object *base, const json_object *delta);
+static json_object *emu_undelta_member(const char *key, json_object *v, json_object *was)
+{
+	json_object *list, *same, *c;
+	size_t n, m;
+
+	if (!json_object_is_type(v, json_type_object) || mdc_json_is_map_field(key))
+		return json_object_get(v);
+	if (json_object_object_get_ex(v, EMU_J_DELTA, NULL) && json_object_is_type(was, json_type_object))
+		return emu_undelta(was, v);
+	if (!(list = mdc_json_get_arr(v, EMU_J_LIST)) || !(same = mdc_json_get_arr(v, EMU_J_SAME)) ||
+	    !json_object_is_type(was, json_type_array) || !(c = json_object_new_array()))
+		return json_object_get(v);
+	n = json_object_array_length(list);
+	m = json_object_array_length(was);
+	/* the ranges in order, the written elements filling the gaps */
+	for (size_t r = 0, i = 0, li = 0; r <= json_object_array_length(same); r++) {
+		json_object *rg = r < json_object_array_length(same) ? json_object_array_get_idx(same, r) : NULL;
+		int64_t a = rg ? json_object_get_int64(json_object_array_get_idx(rg, 0)) : INT64_MAX;
+		int64_t b = rg ? json_object_get_int64(json_object_array_get_idx(rg, 1)) : 0;
+
+		for (; (int64_t) i < a && li < n; i++)
+			json_object_array_add(c, json_object_get(json_object_array_get_idx(list, li++)));
+		if (a < (int64_t) i || b > (int64_t) m) {
+			mdc_error("state journal: a list delta names elements the base lacks");
+			break;
+		}
+		for (; (int64_t) i < b; i++)
+			json_object_array_add(c, json_object_get(json_object_array_get_idx(was, i)));
+	}
 	return c;
 }
 
@@ -351,8 +448,11 @@ static json_object *emu_delta(const json_object *v, const json_object *base, siz
 	json_object_object_foreach((json_object *) v, k, m) {
 		json_object *was = NULL;
 
-		if (!json_object_object_get_ex(base, k, &was) || was != m) {
+		if (!json_object_object_get_ex(base, k, &was)) {
 			json_object_object_add(changed, k, json_object_get(m));
+			(*n)++;
+		} else if (was != m) {
+			json_object_object_add(changed, k, emu_delta_member(k, m, was));
 			(*n)++;
 		}
 	}
@@ -377,8 +477,12 @@ static json_object *emu_undelta(const json_object *base, const json_object *delt
 	if (!c)
 		return NULL;
 	if (changed) {
-		json_object_object_foreach(changed, k, v)
-			json_object_object_add(c, k, json_object_get(v));
+		json_object_object_foreach(changed, k, v) {
+			json_object *was = NULL;
+
+			json_object_object_get_ex(base, k, &was);
+			json_object_object_add(c, k, emu_undelta_member(k, v, was));
+		}
 	}
 	for (size_t i = 0; rm && i < json_object_array_length(rm); i++)
 		json_object_object_del(c, json_object_get_string(json_object_array_get_idx(rm, i)));
@@ -833,6 +937,12 @@ int emu_state_load(struct emu *e, struct mdc_ctx *ctx)
 		if ((rc = emu_journal_replay(e, ctx)))
 			goto out;
 	}
+	if ((v = emu_kind(e, "cluster", false))) {
+		json_object_object_foreach(v, name, cl) {
+			(void) name;
+			emu_cluster_keep_texts(cl);
+		}
+	}
 	emu_ops_index(e);
 	if (emu_state_compact(e))
 		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot write the state file '%s' (see above)",
@@ -907,13 +1017,16 @@ static char *emu_due_pop(struct emu *e)
 }
 
 /* OP's response as text (EMU_LIVE_OPS): the store and the snapshot keep
- * that; emu_public gives answers the tree again. */
+ * that; emu_public gives answers the tree again.  The same answer in
+ * another form: not a change the journal writes (the load freezes the old
+ * operations again, emu_ops_index). */
 static void emu_op_freeze(struct emu *e, const char *name)
 {
-	json_object *op = emu_store_get(e, "operation", name), *resp = NULL, *text;
+	json_object *ops = emu_kind(e, "operation", false), *op = NULL, *resp = NULL, *text;
 	const char *s;
 
-	if (!op || !json_object_object_get_ex(op, "response", &resp) ||
+	if (!ops || !json_object_object_get_ex(ops, name, &op) || !op ||
+	    !json_object_object_get_ex(op, "response", &resp) ||
 	    !json_object_is_type(resp, json_type_object) || !(s = mdc_json_str(resp, false)) ||
 	    !(text = json_object_new_string(s)))
 		return;
