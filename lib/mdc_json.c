@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mdc_buf.h"
 #include "mdc_json.h"
 #include "mdc_str.h"
 
@@ -404,6 +405,244 @@ int mdc_json_keep_text(json_object *obj)
 	return 0;
 }
 
+/* --- a parse that takes unchanged list elements from the current value -----
+ *
+ * An update sends a whole list back (full replacement) with most elements
+ * as they are.  A structural scan finds, in the lists at the given paths,
+ * the elements whose text is byte for byte the kept text of the current
+ * element at the same index; json-c parses the text with those written
+ * as null, and the current elements take their places.  Replacing a valid
+ * value by another keeps the text valid or invalid alike; anything the
+ * scan does not follow (an escaped or repeated key on the way, a length
+ * that differs after the parse) parses the text as sent. */
+
+#define MDC_SCAN_DEPTH 64
+#define MDC_SCAN_SEEN 8
+
+struct mdc_scan {
+	const char *end;
+	const char *const *lists;	/* dotted snake_case paths */
+	struct mdc_buf *out;		/* the text, reused elements as null */
+	const char *copied;		/* the text before this is in OUT */
+	size_t *hits, nhits, ahits;	/* (list, index) pairs, flattened */
+	size_t counts[4];		/* elements seen in each list */
+	bool bail;
+};
+
+static const char *mdc_scan_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* P at '"': past the closing quote, NULL if unterminated. */
+static const char *mdc_scan_str(const char *p, const char *e, bool *escaped)
+{
+	for (p++; p < e; p++) {
+		if (*p == '\\') {
+			*escaped = true;
+			if (++p >= e)
+				return NULL;
+		} else if (*p == '"') {
+			return p + 1;
+		}
+	}
+	return NULL;
+}
+
+/* Is PATH (length N) one of the lists (*LIST set) or on the way to one? */
+static bool mdc_scan_on_way(const struct mdc_scan *sc, const char *path, size_t n, int *list)
+{
+	bool on = false;
+
+	*list = -1;
+	for (int i = 0; sc->lists[i]; i++) {
+		if (strncmp(sc->lists[i], path, n))
+			continue;
+		if (!sc->lists[i][n])
+			*list = i;
+		on = on || !sc->lists[i][n] || sc->lists[i][n] == '.';
+	}
+	return on;
+}
+
+static const char *mdc_scan_value(struct mdc_scan *sc, const char *p, int depth, const char *path,
+				  const json_object *cur);
+
+/* The elements of the list LIST (CUR, the current one) from P after '['. */
+static const char *mdc_scan_list(struct mdc_scan *sc, const char *p, int depth, int list,
+				 const json_object *cur)
+{
+	size_t i = 0, n = json_object_array_length(cur);
+
+	for (p = mdc_scan_ws(p, sc->end); p < sc->end && *p == ']'; )
+		return p + 1;
+	for (;; i++) {
+		const char *start = mdc_scan_ws(p, sc->end), *end, *kept = NULL;
+		json_object *was = i < n ? json_object_array_get_idx(cur, i) : NULL;
+
+		if (!(end = mdc_scan_value(sc, start, depth + 1, NULL, NULL)))
+			return NULL;
+		if (was && json_object_is_type(was, json_type_object))
+			kept = json_object_get_userdata(was);
+		if (kept && strlen(kept) == (size_t) (end - start) && !memcmp(kept, start, (size_t) (end - start))) {
+			if (sc->nhits + 2 > sc->ahits) {
+				size_t a = sc->ahits ? 2 * sc->ahits : 64;
+				size_t *h = realloc(sc->hits, a * sizeof(*h));
+
+				if (!h)
+					return NULL;
+				sc->hits = h;
+				sc->ahits = a;
+			}
+			sc->hits[sc->nhits++] = (size_t) list;
+			sc->hits[sc->nhits++] = i;
+			if (mdc_buf_add(sc->out, sc->copied, (size_t) (start - sc->copied)) ||
+			    mdc_buf_adds(sc->out, "null"))
+				return NULL;
+			sc->copied = end;
+		}
+		p = mdc_scan_ws(end, sc->end);
+		if (p < sc->end && *p == ',') {
+			p++;
+			continue;
+		}
+		if (p < sc->end && *p == ']') {
+			sc->counts[list] = i + 1;
+			return p + 1;
+		}
+		return NULL;
+	}
+}
+
+/* Past the value at P (NULL: not followed).  PATH (snake_case, dotted; ""
+ * at the top, NULL off the way to a list) and CUR (the current value
+ * there) are followed along the way to the lists. */
+static const char *mdc_scan_value(struct mdc_scan *sc, const char *p, int depth, const char *path,
+				  const json_object *cur)
+{
+	const char *e = sc->end;
+	bool esc = false;
+	int list = -1;
+
+	if (depth > MDC_SCAN_DEPTH || p >= e)
+		return NULL;
+	if (*p == '"')
+		return mdc_scan_str(p, e, &esc);
+	if (*p == '[') {
+		if (path && mdc_scan_on_way(sc, path, strlen(path), &list) && list >= 0 &&
+		    json_object_is_type(cur, json_type_array) && !sc->counts[list])
+			return mdc_scan_list(sc, p + 1, depth, list, cur);
+		for (p = mdc_scan_ws(p + 1, e); p < e && *p == ']'; )
+			return p + 1;
+		for (;;) {
+			if (!(p = mdc_scan_value(sc, mdc_scan_ws(p, e), depth + 1, NULL, NULL)))
+				return NULL;
+			p = mdc_scan_ws(p, e);
+			if (p < e && *p == ',')
+				p++;
+			else
+				return p < e && *p == ']' ? p + 1 : NULL;
+		}
+	}
+	if (*p == '{') {
+		char seen[MDC_SCAN_SEEN][64];
+		size_t nseen = 0;
+
+		for (p = mdc_scan_ws(p + 1, e); p < e && *p == '}'; )
+			return p + 1;
+		for (;;) {
+			const char *k = p, *kend;
+			char child[256], snake[64];
+			const char *cpath = NULL;
+			json_object *ccur = NULL;
+
+			esc = false;
+			if (p >= e || *p != '"' || !(kend = mdc_scan_str(p, e, &esc)))
+				return NULL;
+			if (path && (esc || kend - k - 2 >= (long) sizeof(snake))) {
+				sc->bail = true;	/* not followed: json-c may read it as a key on the way */
+			} else if (path) {
+				char key[64];
+				size_t n;
+
+				memcpy(key, k + 1, (size_t) (kend - k - 2));
+				key[kend - k - 2] = '\0';
+				mdc_camel_to_snake(key, snake, sizeof(snake));
+				n = (size_t) snprintf(child, sizeof(child), "%s%s%s", path, *path ? "." : "", snake);
+				if (n < sizeof(child) && mdc_scan_on_way(sc, child, n, &list)) {
+					for (size_t j = 0; j < nseen; j++)
+						if (!strcmp(seen[j], snake))
+							sc->bail = true;	/* json-c keeps the last */
+					if (nseen < MDC_SCAN_SEEN)
+						snprintf(seen[nseen++], sizeof(seen[0]), "%s", snake);
+					else
+						sc->bail = true;
+					cpath = child;
+					if (json_object_is_type(cur, json_type_object))
+						json_object_object_get_ex(cur, snake, &ccur);
+				}
+			}
+			p = mdc_scan_ws(kend, e);
+			if (p >= e || *p != ':')
+				return NULL;
+			if (!(p = mdc_scan_value(sc, mdc_scan_ws(p + 1, e), depth + 1, cpath, ccur)))
+				return NULL;
+			p = mdc_scan_ws(p, e);
+			if (p < e && *p == ',')
+				p = mdc_scan_ws(p + 1, e);
+			else
+				return p < e && *p == '}' ? p + 1 : NULL;
+		}
+	}
+	/* a number, true, false or null: json-c judges it */
+	while (p < e && !strchr(",]} \t\r\n", *p))
+		p++;
+	return p;
+}
+
+int mdc_json_parse_reusing(const char *text, size_t len, const json_object *cur,
+			   const char *const *lists, json_object **out, struct mdc_ctx *ctx)
+{
+	struct mdc_buf buf = MDC_BUF_INIT;
+	struct mdc_scan sc = { .end = text + len, .lists = lists, .out = &buf, .copied = text };
+	json_object *root = NULL;
+	struct mdc_ctx lctx;
+	const char *end;
+	size_t nl = 0;
+
+	while (lists[nl])
+		nl++;
+	if (!cur || nl > sizeof(sc.counts) / sizeof(sc.counts[0]))
+		goto plain;
+	end = mdc_scan_value(&sc, mdc_scan_ws(text, text + len), 0, "", cur);
+	if (!end || sc.bail || !sc.nhits || mdc_buf_add(&buf, sc.copied, (size_t) (text + len - sc.copied)))
+		goto plain;
+	mdc_ctx_clear(&lctx);
+	if (mdc_json_parse(buf.s, buf.len, &root, &lctx))
+		goto plain;	/* the error as the text sent has it */
+	for (size_t h = 0; h < sc.nhits; h += 2) {
+		json_object *arr = mdc_json_get_path(root, lists[sc.hits[h]]);
+		json_object *was = json_object_array_get_idx(mdc_json_get_path(cur, lists[sc.hits[h]]), sc.hits[h + 1]);
+
+		if (!json_object_is_type(arr, json_type_array) ||
+		    json_object_array_length(arr) != sc.counts[sc.hits[h]] ||
+		    json_object_array_get_idx(arr, sc.hits[h + 1]) ||
+		    json_object_array_put_idx(arr, sc.hits[h + 1], json_object_get(was)))
+			goto plain;
+	}
+	mdc_buf_free(&buf);
+	free(sc.hits);
+	*out = root;
+	return 0;
+plain:
+	json_object_put(root);
+	mdc_buf_free(&buf);
+	free(sc.hits);
+	return mdc_json_parse(text, len, out, ctx);
+}
+
 /* A copy may be changed: it serialises itself, without the kept text. */
 static int mdc_json_copy_one(json_object *src, json_object *parent, const char *key, size_t index,
 			     json_object **dst)
@@ -475,6 +714,24 @@ bool mdc_json_equal(const json_object *a, const json_object *b)
 	int r = mdc_json_eq_ordered((json_object *) a, (json_object *) b);
 
 	return r < 0 ? json_object_equal((json_object *) a, (json_object *) b) != 0 : r == 1;
+}
+
+const char *mdc_json_str_held(json_object **holder, const json_object *obj, size_t *len)
+{
+	const char *s;
+	size_t n = 0;
+
+	if (!*holder && !(*holder = json_object_new_array()))
+		return NULL;
+	if (json_object_array_put_idx(*holder, 0, json_object_get((json_object *) obj)))
+		return NULL;
+	s = json_object_to_json_string_length(*holder, MDC_JSON_FLAGS(false), &n);
+	/* the text stays in HOLDER's buffer; OBJ is the caller's again */
+	json_object_array_put_idx(*holder, 0, NULL);
+	if (!s || n < 2)
+		return NULL;
+	*len = n - 2;
+	return s + 1;
 }
 
 const char *mdc_json_str(const json_object *obj, bool pretty)

@@ -59,11 +59,23 @@ json_object *mdc_json_copy(const json_object *in);
 /* OBJ (an object or a list) will never change again: keep its compact
  * text on it, and serialise it from there.  Copies do not keep it. */
 int mdc_json_keep_text(json_object *obj);
+/* mdc_json_parse, the elements of the lists at LISTS (dotted snake_case
+ * paths, NULL-terminated, at most 4) that are byte for byte the kept text
+ * of CUR's element at the same index being CUR's own (new references):
+ * a whole list sent back unchanged is not parsed again.  Only
+ * mdc_json_keep_text sets userdata on objects. */
+int mdc_json_parse_reusing(const char *text, size_t len, const json_object *cur,
+			   const char *const *lists, json_object **out, struct mdc_ctx *ctx);
 /* Deep equality, object key order ignored. */
 bool mdc_json_equal(const json_object *a, const json_object *b);
 
 /* Serialise: PRETTY = two-space indentation; slashes are not escaped.
  * The string is owned by OBJ. */
 const char *mdc_json_str(const json_object *obj, bool pretty);
+/* Compact text of OBJ, *LEN bytes (not NUL-terminated there), made in the
+ * print buffer of *HOLDER (a one-element list made on the first call, the
+ * caller's to put), which stays grown: texts of like size one after
+ * another cost no growing buffer each.  Valid until HOLDER's next use. */
+const char *mdc_json_str_held(json_object **holder, const json_object *obj, size_t *len);
 
 #endif

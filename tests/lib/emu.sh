@@ -53,7 +53,10 @@ emu_start() {
 	# emptied here, not by the child's redirection: on a restart in the same
 	# directory the loop below could read the last run's "ready" line first
 	: >"$EMU_DIR/stdout" || return 1
-	"$bin" --listen 127.0.0.1:0 --state "$EMU_STATE" --request-log "$EMU_LOG" \
+	# EMU_NO_REQUEST_LOG=1: none (the emulator then parses a PATCH only
+	# under its lock, against the cluster)
+	[ -n "${EMU_NO_REQUEST_LOG:-}" ] || extra+=(--request-log "$EMU_LOG")
+	"$bin" --listen 127.0.0.1:0 --state "$EMU_STATE" \
 		--lro-seconds "${EMU_LRO_SECONDS:-0.2}" "${extra[@]}" "$@" \
 		>"$EMU_DIR/stdout" 2>>"$EMU_DIR/stderr" &
 	EMU_PID=$!

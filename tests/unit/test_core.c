@@ -292,6 +292,96 @@ static void test_json_kept_text(void **state)
 	json_object_put(want);
 }
 
+/* Parse TEXT against CUR both ways: the values are the same; returns how
+ * many of the list's elements are CUR's own objects. */
+static size_t reused(const json_object *cur, const char *text, json_object **got)
+{
+	static const char *const lists[] = { "node_pools", "orchestrator_spec.slurm_spec.partitions", NULL };
+	json_object *plain = NULL, *arr, *was;
+	struct mdc_ctx ctx;
+	size_t n = 0;
+
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_json_parse(text, strlen(text), &plain, &ctx), 0);
+	assert_int_equal(mdc_json_parse_reusing(text, strlen(text), cur, lists, got, &ctx), 0);
+	assert_true(mdc_json_equal(*got, plain));
+	arr = mdc_json_get_path(*got, "orchestrator_spec.slurm_spec.partitions");
+	was = mdc_json_get_path(cur, "orchestrator_spec.slurm_spec.partitions");
+	for (size_t i = 0; json_object_is_type(arr, json_type_array) && i < json_object_array_length(arr); i++)
+		n += json_object_array_get_idx(arr, i) == json_object_array_get_idx(was, i);
+	json_object_put(plain);
+	return n;
+}
+
+/* A list sent back takes its unchanged elements (the same text at the same
+ * index) from the current value; whatever the scan cannot follow parses as
+ * sent, with json-c's verdict and its choice among repeated keys. */
+static void test_json_parse_reusing(void **state)
+{
+	static const char *const lists[] = { "node_pools", "orchestrator_spec.slurm_spec.partitions", NULL };
+	const char *cur_text = "{\"node_pools\":[{\"id\":\"cpu\"}],\"orchestrator_spec\":{\"slurm_spec\":"
+			       "{\"partitions\":[{\"id\":\"a\",\"config\":{\"MaxTime\":\"60\"}},"
+			       "{\"id\":\"b\",\"x\":[1,{\"y\":\"]}\\\"\"}]},{\"id\":\"c\"}]}}}";
+	json_object *cur = NULL, *got = NULL;
+	struct mdc_ctx ctx;
+	char text[1024];
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_json_parse(cur_text, strlen(cur_text), &cur, &ctx), 0);
+	/* nothing kept yet: nothing reused */
+	assert_int_equal(reused(cur, cur_text, &got), 0);
+	json_object_put(got);
+	for (size_t i = 0; i < 3; i++)
+		mdc_json_keep_text(json_object_array_get_idx(mdc_json_get_path(cur, "orchestrator_spec.slurm_spec.partitions"), i));
+	mdc_json_keep_text(json_object_array_get_idx(mdc_json_get(cur, "node_pools"), 0));
+	/* the same text: every element, a string holding "]}\"" included */
+	assert_int_equal(reused(cur, cur_text, &got), 3);
+	assert_ptr_equal(json_object_array_get_idx(mdc_json_get(got, "node_pools"), 0),
+			 json_object_array_get_idx(mdc_json_get(cur, "node_pools"), 0));
+	json_object_put(got);
+	/* one changed, spaces around the others, camelCase on the way */
+	snprintf(text, sizeof(text), " { \"orchestratorSpec\" : {\"slurmSpec\": {\"partitions\": [ "
+		 "{\"id\":\"a\",\"config\":{\"MaxTime\":\"61\"}} ,\n{\"id\":\"b\",\"x\":[1,{\"y\":\"]}\\\"\"}]}, "
+		 "{\"id\":\"c\"} ] } } } ");
+	assert_int_equal(reused(cur, text, &got), 2);
+	json_object_put(got);
+	/* other spacing inside an element, or another order: parsed */
+	assert_int_equal(reused(cur, "{\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":["
+				"{\"id\": \"a\",\"config\":{\"MaxTime\":\"60\"}},{\"id\":\"c\"}]}}}", &got), 0);
+	json_object_put(got);
+	/* a repeated key on the way: json-c keeps the last, so does this */
+	assert_int_equal(reused(cur, "{\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":[{\"id\":\"c\"},"
+				"{\"id\":\"c\"},{\"id\":\"c\"}]}},\"orchestratorSpec\":{\"slurmSpec\":"
+				"{\"partitions\":[null,null,null]}}}", &got), 0);
+	json_object_put(got);
+	assert_int_equal(reused(cur, "{\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":[{\"id\":\"c\"},"
+				"{\"id\":\"c\"},{\"id\":\"c\"}]},\"orchestrator\\u005fspec\":1}}", &got), 0);
+	json_object_put(got);
+	/* invalid text: the same error as the plain parse, offset included */
+	{
+		const char *bad = "{\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":[{\"id\":\"c\"},"
+				  "{\"id\":\"a\",\"config\":{\"MaxTime\":\"60\"}},{\"id\":\"c\"},]}}}";
+		struct mdc_ctx pctx;
+		json_object *o = NULL;
+
+		mdc_ctx_clear(&pctx);
+		assert_int_not_equal(mdc_json_parse(bad, strlen(bad), &o, &pctx), 0);
+		mdc_ctx_clear(&ctx);
+		assert_int_not_equal(mdc_json_parse_reusing(bad, strlen(bad), cur, lists, &got, &ctx), 0);
+		assert_null(got);
+		assert_string_equal(ctx.msg, pctx.msg);
+		bad = "{\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":[{\"id\":\"a\",\"config\":"
+		      "{\"MaxTime\":\"60\"}}]}}} x";
+		mdc_ctx_clear(&pctx);
+		assert_int_not_equal(mdc_json_parse(bad, strlen(bad), &o, &pctx), 0);
+		mdc_ctx_clear(&ctx);
+		assert_int_not_equal(mdc_json_parse_reusing(bad, strlen(bad), cur, lists, &got, &ctx), 0);
+		assert_string_equal(ctx.msg, pctx.msg);
+	}
+	json_object_put(cur);
+}
+
 static void test_intent(void **state)
 {
 	struct mdc_intent in = MDC_INTENT_INIT;
@@ -343,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_json_case),
 		cmocka_unit_test(test_json_set_and_get),
 		cmocka_unit_test(test_json_kept_text),
+		cmocka_unit_test(test_json_parse_reusing),
 		cmocka_unit_test(test_intent),
 		cmocka_unit_test(test_log_sink),
 	};

@@ -27,7 +27,11 @@ struct emu_request {
 	const char *name;	/* path after "/VERSION/": "projects/p/locations/l/..." */
 	json_object *query;	/* borrowed: {"updateMask": "a,b", ...}, decoded strings */
 	json_object *body;	/* borrowed: parsed body in snake_case, or NULL */
-	json_object *raw_body;	/* borrowed: the body as sent (either case), or NULL */
+	json_object *raw_body;	/* borrowed: the body as sent (either case), or NULL;
+				 * a route may replace it (the server puts the
+				 * one left here, under the lock) */
+	const char *text;	/* the body's text (TEXT_LEN bytes), or NULL */
+	size_t text_len;
 };
 
 struct emu_response {

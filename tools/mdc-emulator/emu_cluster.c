@@ -708,6 +708,7 @@ int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response 
 	char parent[512];
 	const char *id;
 	const char *const *params = NULL;
+	json_object *cl;
 	bool body = false;
 
 	if (!emu_cluster_name(r->name, parent, sizeof(parent), &id))
@@ -721,6 +722,21 @@ int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response 
 		params = emu_patch_params, body = true;
 	if (emu_unknown_params(r, params, out))
 		return 0;
+	cl = body && id && r->text ? emu_store_get(e, "cluster", r->name) : NULL;
+	if (body && r->text && (cl || !r->raw_body)) {
+		/* the lists sent back take the elements they did not change
+		 * from the cluster, unparsed (and then shared, kept as text);
+		 * the server left a PATCH's body to this parse */
+		static const char *const lists[] = { "node_pools", "orchestrator_spec.slurm_spec.partitions", NULL };
+		json_object *sent = NULL;
+		struct mdc_ctx ctx;
+
+		mdc_ctx_clear(&ctx);
+		if (mdc_json_parse_reusing(r->text, r->text_len, cl, lists, &sent, &ctx))
+			return emu_reply_error(out, "INVALID_ARGUMENT", "invalid JSON payload received: %s", ctx.msg);
+		json_object_put(r->raw_body);
+		r->raw_body = sent;
+	}
 	if (body && r->raw_body) {
 		char at[EMU_PATH_MAX] = "model_development_cluster";
 		bool camel = false;

@@ -73,6 +73,9 @@ struct emu {
 	 * a cluster's running update as journaled, the base of the line that
 	 * finishes it */
 	json_object *finals;
+	/* mdc_json_str_held's holder for journal lines, snapshots and frozen
+	 * responses (lock held) */
+	json_object *text_holder;
 
 	/* --state: a snapshot (STATE_PATH) plus an append-only journal
 	 * (STATE_PATH.journal) of the changes since; both carry the snapshot's

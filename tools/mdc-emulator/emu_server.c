@@ -541,7 +541,12 @@ static enum MHD_Result emu_access(void *cls, struct MHD_Connection *c, const cha
 	r.query = json_object_new_object();
 	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, emu_query_iter, r.query);
 	if (cc->body.len && !cc->too_big) {
-		if (mdc_json_parse(cc->body.s, cc->body.len, &r.raw_body, &ctx))
+		r.text = cc->body.s;
+		r.text_len = cc->body.len;
+		/* a cluster PATCH is parsed under the lock, against the
+		 * cluster's lists (emu_cluster_route); here only to be logged */
+		if ((e->log || strcmp(method, "PATCH") || !strstr(url, "/modelDevelopmentClusters/")) &&
+		    mdc_json_parse(cc->body.s, cc->body.len, &r.raw_body, &ctx))
 			bad_json = true;
 	}
 	/* "/v1beta1/projects/..." -> version "v1beta1", name "projects/..." */

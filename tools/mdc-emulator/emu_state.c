@@ -225,6 +225,7 @@ int emu_state_compact(struct emu *e)
 	json_object *root = NULL;
 	const char *text;
 	char *jpath = NULL, head[64];
+	size_t tlen = 0;
 	int rc = 0, fd;
 
 	json_object_put(e->touched);
@@ -245,11 +246,14 @@ int emu_state_compact(struct emu *e)
 	json_object_object_add(root, "next_op", json_object_new_int64((int64_t) e->next_op));
 	json_object_object_add(root, "images", json_object_get(e->images));
 	json_object_object_add(root, "store", json_object_get(e->store));
-	text = mdc_json_str(root, false);
-	if ((rc = emu_write_atomic(e->state_path, text, strlen(text))))
+	if (!(text = mdc_json_str_held(&e->text_holder, root, &tlen))) {
+		rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	if ((rc = emu_write_atomic(e->state_path, text, tlen)))
 		goto out;
 	e->gen++;
-	e->snapshot_bytes = strlen(text);
+	e->snapshot_bytes = tlen;
 	/* the snapshot holds every line written so far, synced */
 	pthread_mutex_lock(&e->sync_lock);
 	e->jseq_synced = __atomic_load_n(&e->jseq_written, __ATOMIC_ACQUIRE);
@@ -597,7 +601,7 @@ static int emu_journal_commit(struct emu *e)
 	json_object *rec = NULL, *put = NULL;
 	const char *text;
 	struct mdc_buf line = MDC_BUF_INIT;
-	size_t off = 0;
+	size_t off = 0, tlen = 0;
 	int rc = 0;
 
 	if (e->journal_fd < 0)
@@ -639,8 +643,8 @@ static int emu_journal_commit(struct emu *e)
 			json_object_object_add(put, kind, out);
 		}
 	}
-	text = mdc_json_str(rec, false);
-	if (mdc_buf_adds(&line, text) || mdc_buf_addc(&line, '\n')) {
+	if (!(text = mdc_json_str_held(&e->text_holder, rec, &tlen)) || mdc_buf_add(&line, text, tlen) ||
+	    mdc_buf_addc(&line, '\n')) {
 		rc = MDC_ERR_NOMEM;
 		goto out;
 	}
@@ -962,6 +966,7 @@ void emu_state_free(struct emu *e)
 	json_object_put(e->touched);
 	json_object_put(e->journaled);
 	json_object_put(e->finals);
+	json_object_put(e->text_holder);
 	if (e->journal_fd >= 0)
 		close(e->journal_fd);
 }
@@ -1024,11 +1029,12 @@ static void emu_op_freeze(struct emu *e, const char *name)
 {
 	json_object *ops = emu_kind(e, "operation", false), *op = NULL, *resp = NULL, *text;
 	const char *s;
+	size_t len;
 
 	if (!ops || !json_object_object_get_ex(ops, name, &op) || !op ||
-	    !json_object_object_get_ex(op, "response", &resp) ||
-	    !json_object_is_type(resp, json_type_object) || !(s = mdc_json_str(resp, false)) ||
-	    !(text = json_object_new_string(s)))
+	    !json_object_object_get_ex(op, "response", &resp) || !json_object_is_type(resp, json_type_object) ||
+	    !(s = mdc_json_str_held(&e->text_holder, resp, &len)) ||
+	    !(text = json_object_new_string_len(s, (int) len)))
 		return;
 	json_object_object_add(op, EMU_RESPONSE_TEXT, text);
 	json_object_object_del(op, "response");
