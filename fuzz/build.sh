@@ -1,9 +1,11 @@
 #!/bin/sh
-# build.sh SRCDIR BUILDDIR OUT - build the libFuzzer parser target with clang
-# (used by `make fuzz` and tests/sh/sc_fuzz.t).  Exit 77 when clang or its
-# libFuzzer runtime is missing.  (owner: slurm.conf engine)
+# build.sh SRCDIR BUILDDIR OUT [TARGET] - build a libFuzzer target with
+# clang: sc_fuzz (the slurm.conf parser, the default) or json_fuzz (the
+# parse that reuses kept list elements); used by `make fuzz` and
+# tests/sh/sc_fuzz.t, json_fuzz.t.  Exit 77 when clang or its libFuzzer
+# runtime is missing.  (owner: slurm.conf engine)
 set -e
-src=$1 build=$2 out=$3
+src=$1 build=$2 out=$3 target=${4:-sc_fuzz}
 CLANG=${CLANG:-clang}
 command -v "$CLANG" >/dev/null 2>&1 || { echo "build.sh: $CLANG not found" >&2; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sc_fuzz_probe.XXXXXX")
@@ -12,6 +14,14 @@ printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (v
 "$CLANG" -fsanitize=fuzzer "$tmp/p.c" -o "$tmp/p" >/dev/null 2>&1 ||
 	{ echo "build.sh: $CLANG has no libFuzzer runtime (-fsanitize=fuzzer)" >&2; exit 77; }
 mkdir -p "$(dirname "$out")"
+if [ "$target" = json_fuzz ]; then
+	# shellcheck disable=SC2046
+	exec "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-I"$build" -I"$src/lib" -I"$src/lib/conf" $(pkg-config --cflags json-c) \
+		"$src/fuzz/json_fuzz.c" "$src/lib/mdc_json.c" "$src/lib/conf/mdc_str.c" \
+		"$src/lib/conf/mdc_buf.c" "$src/lib/conf/mdc_err.c" \
+		$(pkg-config --libs json-c) -o "$out"
+fi
 # shellcheck disable=SC2046
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I"$build" -I"$src/lib" -I"$src/lib/conf" $(pkg-config --cflags json-c) \
