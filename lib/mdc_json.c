@@ -649,7 +649,9 @@ static int mdc_json_copy_one(json_object *src, json_object *parent, const char *
 {
 	int rc = json_c_shallow_copy_default(src, parent, key, index, dst);
 
-	if (rc < 0 || !json_object_get_userdata(src))
+	/* a parsed number keeps its text as userdata too: json-c's own */
+	if (rc < 0 || (!json_object_is_type(src, json_type_object) && !json_object_is_type(src, json_type_array)) ||
+	    !json_object_get_userdata(src))
 		return rc;
 	json_object_set_serializer(*dst, NULL, NULL, NULL);
 	return 2;	/* json-c: the userdata is dealt with */

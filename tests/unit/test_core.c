@@ -275,6 +275,11 @@ static void test_json_kept_text(void **state)
 	json_object_object_add(el, "late", json_object_new_int(1));
 	assert_string_not_equal(mdc_json_str(copy, false), plain);
 	assert_false(mdc_json_equal(copy, want));
+	/* a parsed number's copy keeps the number's text ("1.50", not 1.5) */
+	json_object_put(copy);
+	json_object_object_add(got, "num", json_tokener_parse("1.50"));
+	copy = mdc_json_copy(got);
+	assert_non_null(strstr(mdc_json_str(copy, false), "\"num\":1.50"));
 	/* the same members in another order are equal; another value is not */
 	other = json_tokener_parse("{\"b\":{\"k\":[true,null]},\"a\":[{\"e\":[],\"id\":\"p/0\","
 				   "\"n\":[1,2,{\"x\":{}}]},{\"c\":{\"MaxTime\":\"60\"},\"id\":\"p1\"}]}");
