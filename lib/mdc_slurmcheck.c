@@ -304,12 +304,55 @@ static int rule_default_time(const struct sc_conf *c, struct mdc_strv *warn)
 	return 0;
 }
 
+/* Only priority/multifactor reads these (priority_multifactor.c, and
+ * partition_mgr.c's partition factor for it); priority/basic, 22.05's
+ * default, orders jobs by submission: with it they are kept and do
+ * nothing (WARN: the cluster's keys in one warning, each partition in its
+ * own, so that an old one is told apart from the one a change makes). */
+static int rule_priority(const struct sc_conf *c, struct mdc_strv *warn)
+{
+	static const char *const keys[] = {
+		"PriorityWeightAge", "PriorityWeightAssoc", "PriorityWeightFairshare",
+		"PriorityWeightJobSize", "PriorityWeightPartition", "PriorityWeightQOS",
+		"PriorityWeightTRES", "PriorityDecayHalfLife", "PriorityCalcPeriod",
+		"PriorityFavorSmall", "PriorityMaxAge", "PriorityUsageResetPeriod",
+	};
+	const char *type = get(c, "PriorityType"), *f;
+	const char *is = type ? type : "priority/basic (the default)";
+	struct mdc_buf set = MDC_BUF_INIT;
+	size_t n = 0;
+	int rc = 0;
+
+	if (type && !strcasecmp(type, "priority/multifactor"))
+		return 0;
+	for (size_t i = 0; !rc && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (get(c, keys[i]) && ++n)
+			rc = mdc_buf_addf(&set, "%s%s", set.len ? ", " : "", keys[i]);
+	if (!rc && n)
+		rc = mdc_strv_pushf(warn, "%s: only PriorityType=priority/multifactor reads %s, and "
+				    "PriorityType is %s: %s no effect; set PriorityType=priority/multifactor "
+				    "(mdcctl config set)", set.s, n > 1 ? "these" : "it", is,
+				    n > 1 ? "they have" : "it has");
+	for (size_t i = 0; !rc && i < c->nrecs; i++) {
+		const struct sc_record *r = &c->recs[i];
+
+		if (r->type == SC_REC_PARTITION && (f = sc_record_get(r, "PriorityJobFactor")) && strcmp(f, "1"))
+			rc = mdc_strv_pushf(warn, "PartitionName=%s PriorityJobFactor=%s: only "
+					    "PriorityType=priority/multifactor reads it, and PriorityType is %s: "
+					    "it has no effect (PriorityTier orders partitions under any "
+					    "PriorityType); set PriorityType=priority/multifactor (mdcctl config "
+					    "set)", r->name, f, is);
+	}
+	mdc_buf_free(&set);
+	return rc;
+}
+
 static int (*const rules[])(const struct sc_conf *, struct mdc_strv *) = {
 	rule_preempt, rule_select, rule_prolog, rule_lists,
 };
 /* what Slurm takes and then does not apply */
 static int (*const warn_rules[])(const struct sc_conf *, struct mdc_strv *) = {
-	rule_gres, rule_default_time,
+	rule_gres, rule_default_time, rule_priority,
 };
 
 static int check_kv(const struct sc_kv *kv, struct mdc_strv *err, struct mdc_strv *warn)
