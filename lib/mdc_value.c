@@ -14,6 +14,7 @@
 #include "mdc_err.h"
 #include "mdc_str.h"
 #include "mdc_value.h"
+#include "sc_conf.h"
 #include "sc_options.h"
 
 /* How strict our check of a key's words is. */
@@ -91,6 +92,7 @@ static const struct vtype vtypes[] = {
 	  "NONE, NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY" },
 	{ "State", MDC_V_WORD, NULL, VS_NONE, NULL },
 	{ "OverSubscribe", MDC_V_WORD, NULL, VS_NONE, NULL },
+	{ "Shared", MDC_V_WORD, NULL, VS_NONE, NULL },	/* OverSubscribe's old name */
 	{ "SlurmctldDebug", MDC_V_WORD, NULL, VS_NONE, NULL },
 	{ "SlurmdDebug", MDC_V_WORD, NULL, VS_NONE, NULL },
 	/* plugins: slurmctld loads <type>_<name>.so and stops when it cannot */
@@ -167,42 +169,12 @@ static bool num(const char **s, long long *v)
 
 bool mdc_value_time_s(const char *s, long long *seconds)
 {
-	long long f[3] = { 0, 0, 0 }, days = 0;
-	int nf = 0;
-	bool has_days = false;
+	long long n = s ? sc_time_seconds(s) : -1;
 
-	if (!s || !*s)
+	/* Slurm's time_str2secs reads -1 as INFINITE as well */
+	if (n == -1)
 		return false;
-	/* Slurm's time_str2mins and time_str2secs read -1 as INFINITE */
-	if (is_unlimited(s) || !strcmp(s, "-1")) {
-		*seconds = -1;
-		return true;
-	}
-	if (!num(&s, &f[nf++]))
-		return false;
-	if (*s == '-') {
-		has_days = true;
-		days = f[0];
-		nf = 0;
-		s++;
-		if (!num(&s, &f[nf++]))
-			return false;
-	}
-	while (*s == ':' && nf < 3) {
-		s++;
-		if (!num(&s, &f[nf++]))
-			return false;
-	}
-	if (*s)
-		return false;
-	if (has_days)		/* days-hours[:minutes[:seconds]] */
-		*seconds = ((days * 24 + f[0]) * 60 + f[1]) * 60 + f[2];
-	else if (nf == 1)	/* minutes */
-		*seconds = f[0] * 60;
-	else if (nf == 2)	/* minutes:seconds */
-		*seconds = f[0] * 60 + f[1];
-	else			/* hours:minutes:seconds */
-		*seconds = (f[0] * 60 + f[1]) * 60 + f[2];
+	*seconds = n < 0 ? -1 : n;
 	return true;
 }
 
@@ -397,6 +369,33 @@ static const char *shown_core(const char *v, char *buf, size_t bufsz)
 	return buf;
 }
 
+/* What read_config.c makes of OverSubscribe (upper case, in BUF): YES is
+ * YES:4 and FORCE is FORCE:4, as scontrol shows them; YES:N under 2 and
+ * FORCE:N under 1 are NO ("Ignoring bad OverSubscribe value").  NULL when
+ * V is none of these. */
+static const char *oversub_effective(const char *v, char *buf, size_t bufsz)
+{
+	const char *colon = strchr(v, ':');
+	size_t wl = colon ? (size_t) (colon - v) : strlen(v);
+	bool yes = wl == 3 && !strncasecmp(v, "YES", 3), force = wl == 5 && !strncasecmp(v, "FORCE", 5);
+	long n = 4;
+
+	if (!yes && !force)
+		return NULL;
+	if (colon)
+		n = strtol(colon + 1, NULL, 10);
+	if (n < (yes ? 2 : 1))
+		snprintf(buf, bufsz, "NO");
+	else
+		snprintf(buf, bufsz, "%s:%ld", yes ? "YES" : "FORCE", n);
+	return buf;
+}
+
+static bool is_oversub(const struct vtype *vt)
+{
+	return vt && (!strcmp(vt->key, "OverSubscribe") || !strcmp(vt->key, "Shared"));
+}
+
 char *mdc_value_norm(const char *key, const char *value)
 {
 	const struct vtype *vt = vt_find(key);
@@ -442,8 +441,11 @@ char *mdc_value_norm(const char *key, const char *value)
 		bool arg;
 		const char *c = vt && vt->words ?
 				word_find(vt->words, value, strlen(value), &clen, &arg) : NULL;
-		char *r = c && !arg ? strndup(c, clen) : strdup(value);
+		char *r;
 
+		if (is_oversub(vt) && oversub_effective(value, buf, sizeof(buf)))
+			return strdup(buf);
+		r = c && !arg ? strndup(c, clen) : strdup(value);
 		for (char *p = r; p && *p; p++)
 			*p = (char) toupper((unsigned char) *p);
 		return r;
@@ -535,7 +537,15 @@ int mdc_value_check(const char *key, const char *value, char *why, size_t whysz)
 	case MDC_V_WORD: {
 		size_t clen;
 		bool arg;
+		char eff[32];
 
+		if (is_oversub(vt) && strchr(value, ':') && oversub_effective(value, eff, sizeof(eff)) &&
+		    !strcmp(eff, "NO")) {
+			snprintf(why, whysz, "%s=%s: Slurm reads it as NO (slurmctld logs \"Ignoring bad "
+				 "OverSubscribe value\"): YES takes 2 or more jobs per resource, FORCE 1 or "
+				 "more; write NO, or YES:2 (FORCE:1) and up", key, value);
+			return 1;
+		}
 		if (vt && vt->words && vt->strict != VS_NONE &&
 		    !word_find(vt->words, value, strlen(value), &clen, &arg)) {
 			snprintf(why, whysz, "%s='%s': unknown value: use %s", key, value, vt->why);

@@ -308,7 +308,14 @@ size_t sc_conf_errors(const struct sc_conf *conf)
 
 long sc_time_minutes(const char *v)
 {
-	long f[4] = { 0, 0, 0, 0 }, days = 0, secs;
+	long long secs = sc_time_seconds(v);
+
+	return secs < 0 ? (long) secs : (long) ((secs + 59) / 60);
+}
+
+long long sc_time_seconds(const char *v)
+{
+	long long f[4] = { 0, 0, 0, 0 }, days = 0, secs;
 	int n = 0, dash = 0;
 	const char *p = v;
 	char *end;
@@ -319,8 +326,8 @@ long sc_time_minutes(const char *v)
 		if (!isdigit((unsigned char) *p) || n >= 3)
 			return -1;
 		errno = 0;
-		f[n++] = strtol(p, &end, 10);
-		if (errno || f[n - 1] > 100000000L)
+		f[n++] = strtoll(p, &end, 10);
+		if (errno || f[n - 1] > 100000000LL)
 			return -1;
 		p = end;
 		if (*p == '-') {
@@ -328,10 +335,9 @@ long sc_time_minutes(const char *v)
 				return -1;
 			dash = 1;
 			days = f[0];
+			f[0] = 0;
 			n = 0;
-			p++;
-			if (!*p)
-				return -1;
+			p++;	/* "2-" is two days (parse_time.c's sscanf) */
 		} else if (*p == ':') {
 			p++;
 			if (!*p)
@@ -340,15 +346,15 @@ long sc_time_minutes(const char *v)
 			return -1;
 		}
 	}
-	if (n == 0)
+	if (n == 0 && !dash)
 		return -1;
-	if (dash)	/* days-hr[:min[:sec]] */
+	if (dash)	/* days-[hr[:min[:sec]]] */
 		secs = ((days * 24 + f[0]) * 60 + f[1]) * 60 + f[2];
 	else if (n == 3)	/* hr:min:sec */
 		secs = (f[0] * 60 + f[1]) * 60 + f[2];
 	else		/* min[:sec] */
 		secs = f[0] * 60 + f[1];
-	return (secs + 59) / 60;
+	return secs;
 }
 
 /* Slurm's s_p_handle_uint16/32/64 and s_p_handle_boolean, as the parser

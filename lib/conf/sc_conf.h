@@ -161,8 +161,10 @@ size_t sc_conf_errors(const struct sc_conf *conf);
 /* "file:line:col: warning|error: msg" for diagnostic D (the caller frees). */
 char *sc_diag_format(const struct sc_diag *d);
 
-/* Slurm's time_str2mins(): minutes, or -1 if malformed; INFINITE and
- * UNLIMITED give -2. */
+/* Slurm's time_str2mins(): minutes, or -1 if malformed; INFINITE,
+ * UNLIMITED and -1 give -2.  sc_time_seconds: time_str2secs(), the same
+ * grammar in seconds (the one time reader: options, values, rules). */
 long sc_time_minutes(const char *value);
+long long sc_time_seconds(const char *value);
 
 #endif

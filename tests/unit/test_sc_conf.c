@@ -482,6 +482,13 @@ static void test_json(void **state)
 	assert_int_equal(sc_time_minutes("0:59"), 1);
 	assert_int_equal(sc_time_minutes("-1"), -2);
 	assert_int_equal(sc_time_minutes("1-2-3"), -1);
+	/* parse_time.c: "D-" is D days; a colon must follow a number */
+	assert_int_equal(sc_time_minutes("2-"), 2880);
+	assert_int_equal(sc_time_minutes("2-5"), 3180);
+	assert_int_equal(sc_time_minutes("2-3:"), -1);
+	assert_int_equal(sc_time_minutes("-"), -1);
+	assert_int_equal(sc_time_minutes("-5"), -1);
+	assert_int_equal(sc_time_minutes("5:"), -1);
 }
 
 /* The hand-written lexer against Slurm's own pattern run by glibc's

@@ -204,7 +204,8 @@ static void test_check_value(void **state)
 		{ "DefaultTime", SC_SCOPE_PARTITION, "-1", true },
 		{ "MaxTime", SC_SCOPE_PARTITION, "-5", false },
 		{ "MaxTime", SC_SCOPE_PARTITION, "infinite", true },
-		{ "MaxTime", SC_SCOPE_PARTITION, "1-", false },
+		{ "MaxTime", SC_SCOPE_PARTITION, "1-", true },	/* one day, as scontrol reads it */
+		{ "MaxTime", SC_SCOPE_PARTITION, "1-:5", false },
 		{ "PriorityTier", SC_SCOPE_PARTITION, "70000", false },
 		{ "PriorityTier", SC_SCOPE_PARTITION, "65535", true },
 		{ "PriorityTier", SC_SCOPE_PARTITION, "-1", false },

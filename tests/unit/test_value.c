@@ -51,7 +51,21 @@ static void test_time(void **state)
 	assert_int_equal(s, 3723);
 	assert_true(mdc_value_time_s("1-2:3:4", &s));
 	assert_int_equal(s, 93784);
-	assert_false(mdc_value_time_s("1-", &s));
+	/* read_config.c: YES is YES:4, FORCE is FORCE:4 (as scontrol shows
+	 * them), and YES:1 or FORCE:0 is NO */
+	assert_true(mdc_value_equal("OverSubscribe", "YES", "YES:4"));
+	assert_true(mdc_value_equal("OverSubscribe", "force", "FORCE:4"));
+	assert_true(mdc_value_equal("Shared", "YES:1", "NO"));
+	assert_true(mdc_value_equal("OverSubscribe", "FORCE:0", "NO"));
+	assert_false(mdc_value_equal("OverSubscribe", "YES:2", "YES"));
+	assert_false(mdc_value_equal("OverSubscribe", "FORCE:4", "YES:4"));
+	assert_true(mdc_value_equal("OverSubscribe", "exclusive", "EXCLUSIVE"));
+	/* parse_time.c's sscanf reads "1-" as one day (scontrol takes it) */
+	assert_true(mdc_value_time_s("1-", &s));
+	assert_int_equal(s, 86400);
+	assert_false(mdc_value_time_s("1-:5", &s));
+	assert_false(mdc_value_time_s("+5", &s));
+	assert_false(mdc_value_time_s(" 5", &s));
 	assert_false(mdc_value_time_s("1:2:3:4", &s));
 	assert_false(mdc_value_time_s("", &s));
 	/* -1 is Slurm's INFINITE (time_str2mins); -5 is not a time */
