@@ -718,3 +718,82 @@ out:
 	mdc_buf_free(&b);
 	return rc;
 }
+
+/* Is NODE the renderer's node K >= KEEP of POOL ("POOL-K", sc_render)?
+ * KEEP < 0: any node of the pool. */
+static bool live_node_beyond(const char *node, const char *pool, long keep)
+{
+	size_t n = strlen(pool);
+	char *end;
+	long k;
+
+	if (keep < 0)
+		return true;
+	if (strncmp(node, pool, n) || node[n] != '-' || !isdigit((unsigned char) node[n + 1]))
+		return false;
+	k = strtol(node + n + 1, &end, 10);
+	return !*end && k >= keep;
+}
+
+int mdc_live_pool_jobs(const char *conf_path, const char *pool, long keep, struct mdc_strv *jobs,
+		       struct mdc_ctx *ctx)
+{
+	char *args[] = { "show", "job", "--oneliner", NULL };
+	struct poolmap pm = { MDC_STRV_INIT, NULL };
+	struct mdc_strv gone = MDC_STRV_INIT;
+	struct mdc_recs recs = MDC_RECS_INIT;
+	struct mdc_buf b = MDC_BUF_INIT;
+	long p = -1;
+	int rc;
+
+	if (conf_path && access(conf_path, R_OK))
+		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "no slurm.conf at %s to reach slurmctld with",
+				conf_path);
+	if ((rc = poolmap_load(conf_path, &pm, ctx)))
+		goto out;
+	for (size_t i = 0; i < pm.names.n; i++)
+		if (!strcmp(pm.names.v[i], pool))
+			p = (long) i;
+	/* nodes a base defines (not POOL-K) stay whatever the count */
+	for (size_t i = 0; p >= 0 && i < pm.nodes[p].n; i++)
+		if (live_node_beyond(pm.nodes[p].v[i], pool, keep) && (rc = mdc_strv_push(&gone, pm.nodes[p].v[i]))) {
+			mdc_nomem(ctx);
+			goto out;
+		}
+	if (!gone.n)
+		goto out;
+	if ((rc = mdc_live_check(args, &b, ctx)) || strstr(mdc_buf_str(&b), "No jobs in the system"))
+		goto out;
+	if ((rc = mdc_live_parse_records(mdc_buf_str(&b), &recs, ctx)))
+		goto out;
+	for (size_t i = 0; i < recs.n && !rc; i++) {
+		const char *id = mdc_kvs_get(&recs.v[i], "JobId");
+		const char *state = mdc_kvs_get(&recs.v[i], "JobState");
+		const char *list = mdc_kvs_get(&recs.v[i], "NodeList");
+		struct mdc_strv on = MDC_STRV_INIT;
+		bool done = false;
+
+		for (size_t k = 0; state && live_done_states[k]; k++)
+			done |= !strcmp(state, live_done_states[k]);
+		/* a pending job holds no node yet; only a list naming the
+		 * pool is expanded (one scontrol each) */
+		if (!id || done || !list || !*list || !strcmp(list, "(null)") || !strstr(list, pool))
+			continue;
+		if ((rc = mdc_live_hostnames(list, &on, ctx)))
+			break;
+		for (size_t k = 0; k < on.n; k++) {
+			if (!mdc_strv_has(&gone, on.v[k]))
+				continue;
+			if (mdc_strv_pushf(jobs, "%s (%s on %s)", id, state ? state : "?", on.v[k]))
+				rc = mdc_nomem(ctx);
+			break;
+		}
+		mdc_strv_free(&on);
+	}
+out:
+	mdc_recs_free(&recs);
+	mdc_buf_free(&b);
+	mdc_strv_free(&gone);
+	poolmap_free(&pm);
+	return rc;
+}

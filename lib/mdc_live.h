@@ -115,6 +115,15 @@ int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
 int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct mdc_strv *jobs,
 			    struct mdc_ctx *ctx);
 
+/* The jobs running (or suspended, completing) on the nodes node pool POOL
+ * loses when it keeps KEEP nodes (KEEP < 0: the pool is removed): the
+ * nodes of its NodeSet in CONF_PATH that the renderer names POOL-K with
+ * K >= KEEP (nodes a base defines under other names stay).  Appends
+ * "ID (STATE on NODE)" to JOBS.  Fails at once without CONF_PATH, as
+ * mdc_live_partition_jobs. */
+int mdc_live_pool_jobs(const char *conf_path, const char *pool, long keep, struct mdc_strv *jobs,
+		       struct mdc_ctx *ctx);
+
 /* Are A (wanted) and B (as scontrol shows it) the same setting of KEY?
  * mdc_value_equal_shown (mdc_value.h): times as durations (MaxTime=60
  * equals 01:00:00), words case-insensitively, "(null)" equals "", "30 sec"

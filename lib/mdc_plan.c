@@ -389,6 +389,56 @@ static void removed_partitions_check(struct plan_st *st)
 	}
 }
 
+/* Nodes the plan takes away (a pool scaled down or removed) must not end
+ * running jobs in silence either: slurmctld restarts with the new node
+ * set and ends the jobs of the nodes it lost.  The renderer keeps one node
+ * of a pool at 0 (POOL-0). */
+static void shrunk_pools_check(struct plan_st *st)
+{
+	json_object *cur = mdc_json_get_arr(st->cur, "node_pools");
+	json_object *want = mdc_json_get_arr(st->want, "node_pools");
+	const char *login = mdc_json_get_str(plan_slurm_spec(st->cur), "login_node_pool_id", "");
+	size_t n = cur ? json_object_array_length(cur) : 0;
+
+	for (size_t i = 0; st->opts->pool_jobs && i < n; i++) {
+		json_object *p = json_object_array_get_idx(cur, i), *w = NULL;
+		const char *id = mdc_json_get_str(p, "id", NULL);
+		int64_t from = plan_count(mdc_json_get(p, "scaling_spec"), "max_node_count", 1), keep = -1;
+		struct mdc_strv jobs = MDC_STRV_INIT;
+		struct mdc_ctx jctx;
+		char *list;
+
+		if (!id || !strcmp(id, login))
+			continue;
+		for (size_t k = 0; want && k < json_object_array_length(want); k++)
+			if (mdc_streq(mdc_json_get_str(json_object_array_get_idx(want, k), "id", NULL), id))
+				w = json_object_array_get_idx(want, k);
+		if (w && (keep = plan_count(mdc_json_get(w, "scaling_spec"), "max_node_count", 1)) < 1)
+			keep = 1;
+		if (w && keep >= (from < 1 ? 1 : from))
+			continue;
+		mdc_ctx_clear(&jctx);
+		if (st->opts->pool_jobs(id, (long) keep, &jobs, st->opts->pool_jobs_arg, &jctx)) {
+			plan_warn(st, NULL, "node pool '%s' loses nodes, and whether jobs run on them is "
+				  "unknown (%s): check with squeue -w before the change", id, jctx.msg);
+		} else if (jobs.n && !(list = mdc_strv_join(&jobs, ", "))) {
+			st->nomem = true;
+		} else if (jobs.n) {
+			if (st->opts->force)
+				plan_warn(st, NULL, "node pool '%s' loses the nodes of jobs %s (--force): "
+					  "slurmctld ends them when it restarts with the new nodes", id, list);
+			else
+				plan_refuse(st, NULL, "node pool '%s' %s the nodes of jobs %s: slurmctld ends "
+					    "them when it restarts with the new nodes; let them finish "
+					    "(scontrol update NodeName=NODE State=DRAIN stops new ones), "
+					    "or give --force", id, w ? "scaled down loses" : "removed takes",
+					    list);
+			free(list);
+		}
+		mdc_strv_free(&jobs);
+	}
+}
+
 static void plan_init(struct mdc_plan *plan)
 {
 	memset(plan, 0, sizeof(*plan));
@@ -420,6 +470,7 @@ int mdc_plan_make(const json_object *current, const struct mdc_intent *in,
 			goto out;
 	legacy_check(&st);
 	removed_partitions_check(&st);
+	shrunk_pools_check(&st);
 
 	for (int i = 0; i < PP_MAX; i++)
 		send[i] = st.force[i] ||

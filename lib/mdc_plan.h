@@ -29,7 +29,14 @@ struct mdc_plan_opts {
 	int (*partition_jobs)(const char *partition, struct mdc_strv *jobs, void *arg,
 			      struct mdc_ctx *ctx);
 	void *partition_jobs_arg;
-	bool force;			/* --force: remove partitions that hold jobs */
+	/* The jobs running on the nodes node pool POOL loses when it keeps
+	 * KEEP nodes (KEEP < 0: removed), asked for each pool the plan
+	 * shrinks or removes; NULL: not asked (mdc_live_pool_jobs through a
+	 * wrapper).  Refused with jobs unless FORCE, as partitions. */
+	int (*pool_jobs)(const char *pool, long keep, struct mdc_strv *jobs, void *arg,
+			 struct mdc_ctx *ctx);
+	void *pool_jobs_arg;
+	bool force;			/* --force: remove partitions or nodes that hold jobs */
 };
 
 struct mdc_change {

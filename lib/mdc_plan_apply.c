@@ -357,7 +357,7 @@ static json_object *want_pool(struct plan_st *st, const struct mdc_op *op)
  * answer int64 fields as strings). */
 /* A node count of the spec (proto3 int64: a number or a string of
  * digits); DFLT when absent or unreadable. */
-static int64_t get_count(const json_object *obj, const char *field, int64_t dflt)
+int64_t plan_count(const json_object *obj, const char *field, int64_t dflt)
 {
 	json_object *v = mdc_json_get(obj, field);
 	const char *s;
@@ -374,7 +374,7 @@ static int64_t get_count(const json_object *obj, const char *field, int64_t dflt
 static int set_count(json_object *obj, const char *field, int64_t n)
 {
 	/* the same count, as a number or a string: left as it is */
-	if (get_count(obj, field, -1) == n)
+	if (plan_count(obj, field, -1) == n)
 		return 0;
 	return mdc_json_set(obj, field, json_object_new_int64(n));
 }
@@ -390,8 +390,8 @@ static int op_pool_scale(struct plan_st *st, const struct mdc_op *op)
 	if (!(sc = plan_get_or_make(pool, "scaling_spec", json_type_object)))
 		return MDC_ERR_NOMEM;
 	/* a count not given (-1) stays as the spec has it */
-	min = op->min >= 0 ? op->min : get_count(sc, "min_node_count", 0);
-	max = op->max >= 0 ? op->max : get_count(sc, "max_node_count", 0);
+	min = op->min >= 0 ? op->min : plan_count(sc, "min_node_count", 0);
+	max = op->max >= 0 ? op->max : plan_count(sc, "max_node_count", 0);
 	mdc_ctx_clear(&kctx);
 	if (mdc_rules_check_node_counts(op->id, (long long) min, (long long) max, &kctx)) {
 		plan_refuse(st, op->where, "%s", kctx.msg);

@@ -61,6 +61,8 @@ void plan_warn(struct plan_st *st, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* CL's orchestrator_spec.slurm_spec, created when absent; NULL on ENOMEM. */
 json_object *plan_slurm_spec(json_object *cl);
+/* FIELD of OBJ as a count (a JSON number or a string of digits), else DFLT. */
+int64_t plan_count(const json_object *obj, const char *field, int64_t dflt);
 /* The container FIELD of PARENT, created empty (of TYPE) when absent or of
  * another type; borrowed.  NULL only on ENOMEM. */
 json_object *plan_get_or_make(json_object *parent, const char *field, enum json_type type);

@@ -12,7 +12,7 @@
 
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
 lab_mdc_env
-plan 54
+plan 58
 
 pval() {
 	local line
@@ -139,6 +139,23 @@ syncs=$(lab_syncs)
 ok "mdc-scontrol delete partition short (no job left)" "$MS" -Q delete partition short
 settle "$syncs"
 is "$(pval short State)" absent "short is gone"
+
+# --- a pool scaled down while a job runs on its node: the lab's node is
+# the base's ($host), not one the renderer names (compute-K), so it stays:
+# the check reads the live NodeSet and lets the change through, and the
+# job keeps running through the restart the node count asks for
+job=$(sbatch --parsable -p debug -o /dev/null --wrap "sleep 600")
+wait_until 30 sh -c "squeue -h -j $job -o %T | grep -q RUNNING" || diag "job $job did not start"
+syncs=$(lab_syncs)
+ok "mdcctl nodepool scale compute --max 3" "$MDCCTL" --yes nodepool scale compute --max 3
+settle "$syncs"
+syncs=$(lab_syncs)
+out=$("$MDCCTL" --yes nodepool scale compute --max 1 2>&1); rc=$?
+is "$rc" 0 "scaling back down with a job on the base's node is not refused"
+unlike "$out" "loses the nodes|whether jobs run" "no job named, no unknown check"
+settle "$syncs"
+is "$(squeue -h -j "$job" -o %T)" RUNNING "the job still runs"
+scancel "$job"
 
 # --- messages
 out=$("$MDCCTL" config set MaxTime=60 2>&1); rc=$?

@@ -595,6 +595,13 @@ static int partition_jobs(const char *partition, struct mdc_strv *jobs, void *ar
 	return mdc_live_partition_jobs(arg, partition, jobs, ctx);
 }
 
+/* ... and about jobs on the nodes of a pool it shrinks or removes. */
+static int pool_jobs(const char *pool, long keep, struct mdc_strv *jobs, void *arg,
+		     struct mdc_ctx *ctx)
+{
+	return mdc_live_pool_jobs(arg, pool, keep, jobs, ctx);
+}
+
 /* Changes that would recreate nodes are not asked about: --yes says so. */
 static bool confirm_plan(const struct mdc_plan *plan, void *arg)
 {
@@ -647,6 +654,8 @@ static int run_persist(const struct scx_cmd *cmd, const struct mdc_updopt *u, bo
 	o.lro.progress = isatty(2);
 	o.plan.partition_jobs = partition_jobs;
 	o.plan.partition_jobs_arg = s.slurm_conf;
+	o.plan.pool_jobs = pool_jobs;
+	o.plan.pool_jobs_arg = s.slurm_conf;
 	o.plan.force = force;
 	o.confirm = confirm_plan;
 	o.confirm_arg = (void *) u;

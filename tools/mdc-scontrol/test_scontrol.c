@@ -326,6 +326,77 @@ static void test_plan_busy_partition(void **state)
 	json_object_put(cl);
 }
 
+/* A pool the plan shrinks or removes asks for the jobs on the nodes it
+ * loses (KEEP nodes kept, -1: removed), never for the login pool, and is
+ * refused while there are any, unless force; growing asks nothing. */
+static long fake_keep = -2;
+static int fake_pool_jobs(const char *pool, long keep, struct mdc_strv *jobs, void *arg,
+			  struct mdc_ctx *ctx)
+{
+	(void) ctx;
+	(void) arg;
+	assert_string_equal(pool, "cpu");
+	fake_keep = keep;
+	return mdc_strv_pushf(jobs, "7 (RUNNING on cpu-%ld)", keep < 0 ? 0 : keep);
+}
+
+static void test_plan_busy_pool(void **state)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_intent in = MDC_INTENT_INIT;
+	struct mdc_plan plan;
+	struct mdc_plan_opts opts = { .mode = MDC_MODE_USER_ONLY, .pool_jobs = fake_pool_jobs };
+	struct mdc_op *op;
+	json_object *cl = NULL;
+	const char *json = "{\"name\":\"c\",\"orchestrator_spec\":{\"slurm_spec\":{"
+		"\"login_node_pool_id\":\"login\",\"default_partition_id\":\"p\",\"partitions\":["
+		"{\"id\":\"p\",\"node_pool_ids\":[\"cpu\"]}]}},"
+		"\"node_pools\":[{\"id\":\"cpu\",\"scaling_spec\":{\"min_node_count\":1,\"max_node_count\":4}},"
+		"{\"id\":\"login\",\"scaling_spec\":{\"min_node_count\":1,\"max_node_count\":2}}]}";
+
+	(void) state;
+	assert_int_equal(mdc_json_parse(json, strlen(json), &cl, &ctx), 0);
+	/* 4 -> 2: nodes cpu-2, cpu-3 go */
+	assert_non_null(op = mdc_intent_add(&in, MDC_OP_POOL_SCALE, "cpu", NULL, NULL));
+	op->min = 1;
+	op->max = 2;
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), MDC_ERR_REFUSED);
+	assert_int_equal(fake_keep, 2);
+	assert_non_null(strstr(ctx.msg, "node pool 'cpu' scaled down loses the nodes of jobs 7 (RUNNING on cpu-2)"));
+	assert_non_null(strstr(ctx.msg, "--force"));
+	mdc_plan_free(&plan);
+	opts.force = true;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), 0);
+	assert_int_equal(plan.warnings.n >= 1, 1);
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	/* 4 -> 0: the renderer keeps cpu-0 */
+	opts.force = false;
+	assert_non_null(op = mdc_intent_add(&in, MDC_OP_POOL_SCALE, "cpu", NULL, NULL));
+	op->min = 0;
+	op->max = 0;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), MDC_ERR_REFUSED);
+	assert_int_equal(fake_keep, 1);
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	/* growing, and the login pool shrinking: not asked */
+	fake_keep = -2;
+	assert_non_null(op = mdc_intent_add(&in, MDC_OP_POOL_SCALE, "cpu", NULL, NULL));
+	op->min = 1;
+	op->max = 8;
+	assert_non_null(op = mdc_intent_add(&in, MDC_OP_POOL_SCALE, "login", NULL, NULL));
+	op->min = 1;
+	op->max = 1;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), 0);
+	assert_int_equal(fake_keep, -2);
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	json_object_put(cl);
+}
+
 static void test_live_parse_partitions(void **state)
 {
 	const char *files[] = { "partition_oneliner.txt", "partition.txt" };
@@ -566,6 +637,7 @@ int main(void)
 		cmocka_unit_test(test_parse_show_and_pass),
 		cmocka_unit_test(test_parse_abbrev),
 		cmocka_unit_test(test_plan_busy_partition),
+		cmocka_unit_test(test_plan_busy_pool),
 		cmocka_unit_test(test_live_parse_partitions),
 		cmocka_unit_test(test_live_parse_node_and_config),
 		cmocka_unit_test(test_live_times),

@@ -254,12 +254,23 @@ static int mdcctl_partition_jobs(const char *partition, struct mdc_strv *jobs, v
 	return mdc_live_partition_jobs(g->slurm_conf, partition, jobs, ctx);
 }
 
+/* ... and about jobs on the nodes of a pool it shrinks or removes. */
+static int mdcctl_pool_jobs(const char *pool, long keep, struct mdc_strv *jobs, void *arg,
+			    struct mdc_ctx *ctx)
+{
+	struct mdcctl *g = arg;
+
+	return mdc_live_pool_jobs(g->slurm_conf, pool, keep, jobs, ctx);
+}
+
 int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_ctx *ctx)
 {
 	(void) ctx;
 	mdc_updopt_fill(&g->upd, o);
 	o->plan.partition_jobs = mdcctl_partition_jobs;
 	o->plan.partition_jobs_arg = g;
+	o->plan.pool_jobs = mdcctl_pool_jobs;
+	o->plan.pool_jobs_arg = g;
 	o->plan.force = g->force;
 	o->lro.progress = isatty(STDERR_FILENO) == 1;
 	o->lro.interrupted = &mdcctl_interrupted;
