@@ -432,6 +432,7 @@ struct mdc_broker_confirm {
 	const struct mdc_update_opts *o;
 	struct mdc_plan *plan;
 	bool planned;
+	struct mdc_ctx why;	/* the local plan's refusal: the caller's error */
 };
 
 /* mdcd shows the state it planned on: the same plan, made here, is what
@@ -439,13 +440,15 @@ struct mdc_broker_confirm {
 static bool mdc_broker_on_confirm(const json_object *msg, void *arg)
 {
 	struct mdc_broker_confirm *bc = arg;
-	struct mdc_ctx tmp;
 
 	if (bc->planned)
 		mdc_plan_free(bc->plan);
-	mdc_ctx_clear(&tmp);
+	mdc_ctx_clear(&bc->why);
 	bc->planned = true;
-	if (mdc_plan_make(mdc_json_get_obj(msg, "before"), bc->in, &bc->o->plan, bc->plan, &tmp))
+	/* refused here (jobs in a partition or on nodes the change takes,
+	 * which only this side's slurmctld knows): mdcd sends nothing, and
+	 * the reason is this caller's error, not "cancelled" */
+	if (mdc_plan_make(mdc_json_get_obj(msg, "before"), bc->in, &bc->o->plan, bc->plan, &bc->why))
 		return false;
 	if (bc->o->lro.interrupted && *bc->o->lro.interrupted)
 		return false;
@@ -475,7 +478,7 @@ int mdc_broker_update(struct mdc_client *c, const struct mdc_settings *s,
 		      struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx)
 {
 	struct mdc_plan local, *plan = plan_out ? plan_out : &local;
-	struct mdc_broker_confirm bc = { in, o, plan, false };
+	struct mdc_broker_confirm bc = { in, o, plan, false, { 0 } };
 	struct mdc_broker_xfer x = { .lro = &o->lro, .confirm = mdc_broker_on_confirm,
 				     .confirm_arg = &bc };
 	json_object *req = NULL, *res = NULL, *cluster = NULL, *j, *before;
@@ -503,6 +506,10 @@ int mdc_broker_update(struct mdc_client *c, const struct mdc_settings *s,
 		goto out;
 	}
 	rc = mdc_broker_request(c, req, &x, &res, ctx);
+	if (rc && bc.why.err) {
+		mdc_ctx_clear(ctx);
+		rc = mdc_fail(ctx, bc.why.err, "%s", bc.why.msg);
+	}
 	/* no confirmation asked (nothing to send, refused, failed before the
 	 * PATCH): the plan still comes from the state mdcd read */
 	if (!bc.planned && (before = mdc_json_get_obj(res, "before"))) {

@@ -18,7 +18,7 @@ need_root
 # the test's users must reach the lab's sockets through the test directory
 chmod 0755 "$TEST_DIR"
 lab_up --managed --broker
-plan 64
+plan 68
 
 MDCCTL=$top_builddir/mdcctl
 MDCD=$top_builddir/mdcd
@@ -228,6 +228,21 @@ ok "slurmctld has MaxTime=45" wait_until 10 pmax 00:45:00
 is "$(tail -1 "$audit" | jq -r '[.user, .result, (.command | test("mdc-scontrol update PartitionName=debug MaxTime=45$"))] | join(" ")')" \
 	"root ok true" "the record names root and the mdc-scontrol command"
 lab_wait_sync "$syncs" 60 || diag "no reload after mdc-scontrol"
+
+# --- a change the caller's side refuses (jobs in the partition it
+# deletes: only the caller's slurmctld knows) is refused with that reason,
+# not "cancelled", and mdcd sends nothing
+syncs=$(lab_syncs)
+ok "create partition busy through mdcd" "$MDCCTL" --yes partition create busy --node-pools compute
+lab_wait_sync "$syncs" 60 || diag "no reload after the create"
+wait_until 10 sh -c "scontrol show partition busy >/dev/null 2>&1"
+job=$(sbatch --parsable --hold -p busy -o /dev/null --wrap true)
+before=$(grep -c '"method":"PATCH"' "$log")
+out=$("$MDCCTL" --yes partition delete busy 2>&1); rc=$?
+is "$rc" "$EXIT_REFUSED" "deleting a partition that holds a job through mdcd is refused (exit $EXIT_REFUSED)"
+like "$out" "partition 'busy' still holds jobs $job \(PENDING\).*--force" "the reason is the jobs, named"
+is "$(grep -c '"method":"PATCH"' "$log")" "$before" "nothing was sent"
+scancel "$job"
 
 # --- the token: nowhere the user can read
 secret=$(cat "$LAB_DIR/emu/token")
