@@ -347,12 +347,37 @@ static int rule_priority(const struct sc_conf *c, struct mdc_strv *warn)
 	return rc;
 }
 
+/* A partition's PreemptMode is read by the preempt plugins only
+ * (slurm.conf(5): "when PreemptType=preempt/partition_prio is configured",
+ * and preempt/qos): with preempt/none, the default, no job is preempted
+ * and it is kept and does nothing (WARN). */
+static int rule_part_preempt(const struct sc_conf *c, struct mdc_strv *warn)
+{
+	const char *type = get(c, "PreemptType"), *m;
+
+	if (type && strcasecmp(type, "preempt/none"))
+		return 0;
+	for (size_t i = 0; i < c->nrecs; i++) {
+		const struct sc_record *r = &c->recs[i];
+
+		/* GANG alone is gang scheduling, not preemption */
+		if (r->type == SC_REC_PARTITION && (m = sc_record_get(r, "PreemptMode")) &&
+		    strcasecmp(m, "OFF") && strcasecmp(m, "GANG") &&
+		    mdc_strv_pushf(warn, "PartitionName=%s PreemptMode=%s: PreemptType is %s: no job "
+				   "is preempted, so it has no effect; set "
+				   "PreemptType=preempt/partition_prio (or preempt/qos) with mdcctl "
+				   "config set", r->name, m, type ? type : "preempt/none (the default)"))
+			return MDC_ERR_NOMEM;
+	}
+	return 0;
+}
+
 static int (*const rules[])(const struct sc_conf *, struct mdc_strv *) = {
 	rule_preempt, rule_select, rule_prolog, rule_lists,
 };
 /* what Slurm takes and then does not apply */
 static int (*const warn_rules[])(const struct sc_conf *, struct mdc_strv *) = {
-	rule_gres, rule_default_time, rule_priority,
+	rule_gres, rule_default_time, rule_priority, rule_part_preempt,
 };
 
 static int check_kv(const struct sc_kv *kv, struct mdc_strv *err, struct mdc_strv *warn)
