@@ -674,8 +674,13 @@ static const char *const live_done_states[] = {
 	"BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY", NULL,
 };
 
-int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct mdc_strv *jobs,
-			    struct mdc_ctx *ctx)
+/* The jobs not finished (any state but live_done_states), from `scontrol
+ * show job --oneliner`: FN gets each one's record, id and state, until it
+ * fails.  CONF_PATH as in mdc_live_partition_jobs. */
+static int live_jobs_each(const char *conf_path,
+			  int (*fn)(const struct mdc_kvs *job, const char *id, const char *state, void *arg,
+				    struct mdc_ctx *ctx),
+			  void *arg, struct mdc_ctx *ctx)
 {
 	char *args[] = { "show", "job", "--oneliner", NULL };
 	struct mdc_buf b = MDC_BUF_INIT;
@@ -696,27 +701,52 @@ int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct
 		goto out;
 	for (size_t i = 0; i < recs.n && !rc; i++) {
 		const char *id = mdc_kvs_get(&recs.v[i], "JobId");
-		const char *parts = mdc_kvs_get(&recs.v[i], "Partition");
 		const char *state = mdc_kvs_get(&recs.v[i], "JobState");
-		struct mdc_strv pv = MDC_STRV_INIT;
 		bool done = false;
 
 		for (size_t k = 0; state && live_done_states[k]; k++)
 			done |= !strcmp(state, live_done_states[k]);
-		/* a pending job may name several partitions ("a,b") */
-		if (!id || !parts || done)
-			continue;
-		if (mdc_strv_split(&pv, parts, ","))
-			rc = mdc_nomem(ctx);
-		else if (mdc_strv_has(&pv, partition) &&
-			 mdc_strv_pushf(jobs, "%s (%s)", id, state ? state : "?"))
-			rc = mdc_nomem(ctx);
-		mdc_strv_free(&pv);
+		if (id && !done)
+			rc = fn(&recs.v[i], id, state ? state : "?", arg, ctx);
 	}
 out:
 	mdc_recs_free(&recs);
 	mdc_buf_free(&b);
 	return rc;
+}
+
+struct live_jobs_in {
+	const char *partition;	/* or */
+	const char *pool;
+	const struct mdc_strv *gone;	/* the pool's nodes that go */
+	struct mdc_strv *jobs;
+};
+
+static int live_job_in_partition(const struct mdc_kvs *job, const char *id, const char *state,
+				 void *arg, struct mdc_ctx *ctx)
+{
+	struct live_jobs_in *q = arg;
+	const char *parts = mdc_kvs_get(job, "Partition");
+	struct mdc_strv pv = MDC_STRV_INIT;
+	int rc = 0;
+
+	/* a pending job may name several partitions ("a,b") */
+	if (!parts)
+		return 0;
+	if (mdc_strv_split(&pv, parts, ","))
+		rc = mdc_nomem(ctx);
+	else if (mdc_strv_has(&pv, q->partition) && mdc_strv_pushf(q->jobs, "%s (%s)", id, state))
+		rc = mdc_nomem(ctx);
+	mdc_strv_free(&pv);
+	return rc;
+}
+
+int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct mdc_strv *jobs,
+			    struct mdc_ctx *ctx)
+{
+	struct live_jobs_in q = { .partition = partition, .jobs = jobs };
+
+	return live_jobs_each(conf_path, live_job_in_partition, &q, ctx);
 }
 
 /* Is NODE the renderer's node K >= KEEP of POOL ("POOL-K", sc_render)?
@@ -735,20 +765,42 @@ static bool live_node_beyond(const char *node, const char *pool, long keep)
 	return !*end && k >= keep;
 }
 
+static int live_job_on_nodes(const struct mdc_kvs *job, const char *id, const char *state,
+			     void *arg, struct mdc_ctx *ctx)
+{
+	struct live_jobs_in *q = arg;
+	const char *list = mdc_kvs_get(job, "NodeList");
+	struct mdc_strv on = MDC_STRV_INIT;
+	int rc;
+
+	/* a pending job holds no node yet; only a list naming the pool is
+	 * expanded (one scontrol each) */
+	if (!list || !*list || !strcmp(list, "(null)") || !strstr(list, q->pool))
+		return 0;
+	if ((rc = mdc_live_hostnames(list, &on, ctx)))
+		return rc;
+	for (size_t k = 0; k < on.n; k++) {
+		if (!mdc_strv_has(q->gone, on.v[k]))
+			continue;
+		if (mdc_strv_pushf(q->jobs, "%s (%s on %s)", id, state, on.v[k]))
+			rc = mdc_nomem(ctx);
+		break;
+	}
+	mdc_strv_free(&on);
+	return rc;
+}
+
 int mdc_live_pool_jobs(const char *conf_path, const char *pool, long keep, struct mdc_strv *jobs,
 		       struct mdc_ctx *ctx)
 {
-	char *args[] = { "show", "job", "--oneliner", NULL };
 	struct poolmap pm = { MDC_STRV_INIT, NULL };
 	struct mdc_strv gone = MDC_STRV_INIT;
-	struct mdc_recs recs = MDC_RECS_INIT;
-	struct mdc_buf b = MDC_BUF_INIT;
+	struct live_jobs_in q = { .pool = pool, .gone = &gone, .jobs = jobs };
 	long p = -1;
 	int rc;
 
-	if (conf_path && access(conf_path, R_OK))
-		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "no slurm.conf at %s to reach slurmctld with",
-				conf_path);
+	if (!conf_path)
+		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "no slurm.conf to read the pools' nodes from");
 	if ((rc = poolmap_load(conf_path, &pm, ctx)))
 		goto out;
 	for (size_t i = 0; i < pm.names.n; i++)
@@ -760,39 +812,9 @@ int mdc_live_pool_jobs(const char *conf_path, const char *pool, long keep, struc
 			mdc_nomem(ctx);
 			goto out;
 		}
-	if (!gone.n)
-		goto out;
-	if ((rc = mdc_live_check(args, &b, ctx)) || strstr(mdc_buf_str(&b), "No jobs in the system"))
-		goto out;
-	if ((rc = mdc_live_parse_records(mdc_buf_str(&b), &recs, ctx)))
-		goto out;
-	for (size_t i = 0; i < recs.n && !rc; i++) {
-		const char *id = mdc_kvs_get(&recs.v[i], "JobId");
-		const char *state = mdc_kvs_get(&recs.v[i], "JobState");
-		const char *list = mdc_kvs_get(&recs.v[i], "NodeList");
-		struct mdc_strv on = MDC_STRV_INIT;
-		bool done = false;
-
-		for (size_t k = 0; state && live_done_states[k]; k++)
-			done |= !strcmp(state, live_done_states[k]);
-		/* a pending job holds no node yet; only a list naming the
-		 * pool is expanded (one scontrol each) */
-		if (!id || done || !list || !*list || !strcmp(list, "(null)") || !strstr(list, pool))
-			continue;
-		if ((rc = mdc_live_hostnames(list, &on, ctx)))
-			break;
-		for (size_t k = 0; k < on.n; k++) {
-			if (!mdc_strv_has(&gone, on.v[k]))
-				continue;
-			if (mdc_strv_pushf(jobs, "%s (%s on %s)", id, state ? state : "?", on.v[k]))
-				rc = mdc_nomem(ctx);
-			break;
-		}
-		mdc_strv_free(&on);
-	}
+	if (gone.n)
+		rc = live_jobs_each(conf_path, live_job_on_nodes, &q, ctx);
 out:
-	mdc_recs_free(&recs);
-	mdc_buf_free(&b);
 	mdc_strv_free(&gone);
 	poolmap_free(&pm);
 	return rc;

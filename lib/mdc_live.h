@@ -119,8 +119,8 @@ int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct
  * loses when it keeps KEEP nodes (KEEP < 0: the pool is removed): the
  * nodes of its NodeSet in CONF_PATH that the renderer names POOL-K with
  * K >= KEEP (nodes a base defines under other names stay).  Appends
- * "ID (STATE on NODE)" to JOBS.  Fails at once without CONF_PATH, as
- * mdc_live_partition_jobs. */
+ * "ID (STATE on NODE)" to JOBS.  Fails without CONF_PATH (the NodeSets
+ * are read from it). */
 int mdc_live_pool_jobs(const char *conf_path, const char *pool, long keep, struct mdc_strv *jobs,
 		       struct mdc_ctx *ctx);
 
