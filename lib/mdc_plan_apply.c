@@ -214,8 +214,29 @@ static int op_config(struct plan_st *st, const struct mdc_op *op, json_object *m
 	    mdc_value_equal(opt->name, json_object_get_string(mdc_json_get(map, plan_map_key(map, op->key))),
 			    op->value ? op->value : ""))
 		return 0;
-	if (set)
+	if (set) {
+		/* one field in Slurm (def_mem_per_cpu, max_mem_per_cpu, a flag
+		 * telling per CPU or per node): scontrol's update of one drops
+		 * the other, and a slurm.conf with both keeps the PerNode one
+		 * with an error line in every client (read_config.c) */
+		static const char *const one_of[][2] = {
+			{ "DefMemPerCPU", "DefMemPerNode" }, { "MaxMemPerCPU", "MaxMemPerNode" },
+		};
+
+		for (size_t i = 0; i < sizeof(one_of) / sizeof(one_of[0]); i++) {
+			const char *other = !strcasecmp(opt->name, one_of[i][0]) ? one_of[i][1] :
+					    !strcasecmp(opt->name, one_of[i][1]) ? one_of[i][0] : NULL;
+			const char *had = other ? plan_map_key(map, other) : NULL;
+
+			if (had) {
+				plan_warn(st, op->where, "%s: %s replaces %s=%s (Slurm holds one of the two, "
+					  "as scontrol does)", subj, opt->name, other,
+					  json_object_get_string(mdc_json_get(map, had)));
+				map_unset(map, other);
+			}
+		}
 		return map_set(map, op->key, opt->name, op->value ? op->value : "");
+	}
 	if (!map_unset(map, op->key))
 		plan_warn(st, op->where, "%s: '%s' is not set: nothing to remove", subj, opt->name);
 	return 0;

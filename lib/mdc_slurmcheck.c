@@ -372,12 +372,47 @@ static int rule_part_preempt(const struct sc_conf *c, struct mdc_strv *warn)
 	return 0;
 }
 
+/* read_config.c: DefMemPerCPU with DefMemPerNode (MaxMemPerCPU with
+ * MaxMemPerNode), for the cluster or a partition: the PerCPU one is
+ * ignored and every Slurm client prints an error line about it (WARN). */
+static int rule_mem_one_of(const struct sc_conf *c, struct mdc_strv *warn)
+{
+	static const char *const pairs[][2] = {
+		{ "DefMemPerCPU", "DefMemPerNode" }, { "MaxMemPerCPU", "MaxMemPerNode" },
+	};
+
+	for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+		const char *cpu = get(c, pairs[k][0]), *node = get(c, pairs[k][1]);
+
+		for (size_t i = 0; ; i++) {
+			const struct sc_record *r = i ? &c->recs[i - 1] : NULL;
+
+			if (i > c->nrecs)
+				break;
+			if (r) {
+				if (r->type != SC_REC_PARTITION)
+					continue;
+				cpu = sc_record_get(r, pairs[k][0]);
+				node = sc_record_get(r, pairs[k][1]);
+			}
+			if (cpu && node &&
+			    mdc_strv_pushf(warn, "%s%s%s%s=%s and %s=%s: Slurm keeps %s, ignores %s and "
+					   "every Slurm command prints an error about it; remove %s",
+					   r ? "PartitionName=" : "", r ? r->name : "", r ? " " : "",
+					   pairs[k][0], cpu, pairs[k][1], node, pairs[k][1], pairs[k][0],
+					   pairs[k][0]))
+				return MDC_ERR_NOMEM;
+		}
+	}
+	return 0;
+}
+
 static int (*const rules[])(const struct sc_conf *, struct mdc_strv *) = {
 	rule_preempt, rule_select, rule_prolog, rule_lists,
 };
 /* what Slurm takes and then does not apply */
 static int (*const warn_rules[])(const struct sc_conf *, struct mdc_strv *) = {
-	rule_gres, rule_default_time, rule_priority, rule_part_preempt,
+	rule_gres, rule_default_time, rule_priority, rule_part_preempt, rule_mem_one_of,
 };
 
 static int check_kv(const struct sc_kv *kv, struct mdc_strv *err, struct mdc_strv *warn)

@@ -73,6 +73,21 @@ static const struct tcase cases[] = {
 	{ "partition set: an equal time (1:00:00 is 60) sends nothing", "cluster.json",
 	  { { MDC_OP_PART_SET, "cpu", "MaxTime", "1:00:00", NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, "", NULL, NULL, NULL, NULL },
+	/* one field in Slurm: the later of the pair replaces the other, as
+	 * scontrol's update does (read_config.c keeps PerNode of both) */
+	{ "config set: MaxMemPerNode replaces MaxMemPerCPU", "cluster.json",
+	  { { MDC_OP_CONFIG_SET, NULL, "MaxMemPerCPU", "100", NULL, NULL, 0, 0, 0 },
+	    { MDC_OP_CONFIG_SET, NULL, "MaxMemPerNode", "1000", NULL, NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, SS "config",
+	  SLURM("\"config\":{\"PriorityType\":\"priority/multifactor\",\"PriorityWeightAge\":\"1000\","
+		"\"MaxMemPerNode\":\"1000\"}"),
+	  NULL, "MaxMemPerNode replaces MaxMemPerCPU=100", NULL },
+	{ "partition set: DefMemPerCPU replaces DefMemPerNode", "cluster.json",
+	  { { MDC_OP_PART_SET, "cpu", "DefMemPerNode", "1000", NULL, NULL, 0, 0, 0 },
+	    { MDC_OP_PART_SET, "cpu", "def_mem_per_cpu", "500", NULL, NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, SS "partitions",
+	  SLURM("\"partitions\":" PARTS_CPU_GPU("{\"MaxTime\":\"60\",\"DefMemPerCPU\":\"500\"}", "")),
+	  NULL, "partition 'cpu': DefMemPerCPU replaces DefMemPerNode=1000", NULL },
 	{ "config unset: the map without the key", "cluster.json",
 	  { { MDC_OP_CONFIG_UNSET, NULL, "PriorityWeightAge", NULL, NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, SS "config",
