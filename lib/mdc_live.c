@@ -421,6 +421,55 @@ int mdc_live_config(struct mdc_kvs *out, struct mdc_ctx *ctx)
 	return rc;
 }
 
+int mdc_live_qos(const char *conf_path, struct mdc_strv *names, bool *have_list, bool *enforced,
+		 struct mdc_ctx *ctx)
+{
+	char *args[] = { "show", "assoc_mgr", "flags=qos", NULL };
+	struct mdc_kvs conf = MDC_KVS_INIT;
+	struct mdc_strv words = MDC_STRV_INIT;
+	struct mdc_buf b = MDC_BUF_INIT;
+	const char *type, *enf, *line, *eol;
+	int rc;
+
+	*have_list = *enforced = false;
+	if (conf_path && access(conf_path, R_OK))
+		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "no slurm.conf at %s to reach slurmctld with",
+				conf_path);
+	if ((rc = mdc_live_config(&conf, ctx)))
+		goto out;
+	/* read_config.c: "qos" and "all" set ACCOUNTING_ENFORCE_QOS */
+	enf = mdc_kvs_get(&conf, "AccountingStorageEnforce");
+	if (enf && (rc = mdc_strv_split(&words, enf, ","))) {
+		mdc_nomem(ctx);
+		goto out;
+	}
+	for (size_t i = 0; i < words.n; i++)
+		*enforced |= !strcasecmp(mdc_trim(words.v[i]), "qos") || !strcasecmp(words.v[i], "all");
+	/* without slurmdbd slurmctld has no QOS list and takes any name */
+	type = mdc_kvs_get(&conf, "AccountingStorageType");
+	if (!type || !strstr(type, "slurmdbd"))
+		goto out;
+	if ((rc = mdc_live_check(args, &b, ctx)))
+		goto out;
+	*have_list = true;
+	for (line = mdc_buf_str(&b); *line; line = *eol ? eol + 1 : eol) {
+		const char *paren;
+
+		eol = line + strcspn(line, "\n");
+		if (strncmp(line, "QOS=", 4) || !(paren = memchr(line, '(', (size_t) (eol - line))))
+			continue;
+		if (mdc_strv_pushf(names, "%.*s", (int) (paren - line - 4), line + 4)) {
+			rc = mdc_nomem(ctx);
+			break;
+		}
+	}
+out:
+	mdc_strv_free(&words);
+	mdc_kvs_free(&conf);
+	mdc_buf_free(&b);
+	return rc;
+}
+
 int mdc_live_partitions(struct mdc_recs *out, struct mdc_ctx *ctx)
 {
 	char *args[] = { "show", "partition", "--oneliner", NULL };

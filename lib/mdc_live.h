@@ -115,6 +115,13 @@ int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
 int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct mdc_strv *jobs,
 			    struct mdc_ctx *ctx);
 
+/* The QOS slurmctld knows (`scontrol show assoc_mgr flags=qos`) into
+ * NAMES, *HAVE_LIST false when it keeps none (no slurmdbd: any name is
+ * taken), and whether AccountingStorageEnforce holds qos (or all): then a
+ * partition QOS= it does not know stops slurmctld at its next start. */
+int mdc_live_qos(const char *conf_path, struct mdc_strv *names, bool *have_list, bool *enforced,
+		 struct mdc_ctx *ctx);
+
 /* The jobs running (or suspended, completing) on the nodes node pool POOL
  * loses when it keeps KEEP nodes (KEEP < 0: the pool is removed): the
  * nodes of its NodeSet in CONF_PATH that the renderer names POOL-K with

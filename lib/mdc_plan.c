@@ -439,6 +439,82 @@ static void shrunk_pools_check(struct plan_st *st)
 	}
 }
 
+/* A partition's QOS, AllowQos, DenyQos value (KEY, any spelling) in CFG. */
+static const char *part_qos_value(json_object *cfg, const char *key)
+{
+	if (!cfg)
+		return NULL;
+	json_object_object_foreach(cfg, k, v)
+		if (mdc_key_eq(k, key))
+			return json_object_get_string(v);
+	return NULL;
+}
+
+/* Partition QOS names slurmctld must know (slurmctld/read_config.c): an
+ * unknown QOS= is fatal at its next start when AccountingStorageEnforce
+ * holds qos, and an unknown AllowQos/DenyQos name is ignored. */
+static void qos_check(struct plan_st *st)
+{
+	static const char *const keys[] = { "QOS", "AllowQos", "DenyQos" };
+	json_object *cur = mdc_json_get_arr(plan_slurm_spec(st->cur), "partitions");
+	json_object *want = mdc_json_get_arr(plan_slurm_spec(st->want), "partitions");
+	struct mdc_strv known = MDC_STRV_INIT, names = MDC_STRV_INIT;
+	bool asked = false, have = false, enforced = false;
+
+	for (size_t i = 0; st->opts->qos_list && want && i < json_object_array_length(want); i++) {
+		json_object *p = json_object_array_get_idx(want, i), *was = NULL;
+		const char *id = mdc_json_get_str(p, "id", "?");
+
+		for (size_t k = 0; cur && k < json_object_array_length(cur); k++)
+			if (mdc_streq(mdc_json_get_str(json_object_array_get_idx(cur, k), "id", NULL), id))
+				was = json_object_array_get_idx(cur, k);
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			const char *v = part_qos_value(mdc_json_get_obj(p, "config"), keys[k]);
+			const char *old = was ? part_qos_value(mdc_json_get_obj(was, "config"), keys[k]) : NULL;
+			struct mdc_ctx qctx;
+
+			if (!v || !*v || !strcasecmp(v, "ALL") || (old && !strcmp(old, v)))
+				continue;
+			if (!asked) {
+				asked = true;
+				mdc_ctx_clear(&qctx);
+				if (st->opts->qos_list(&known, &have, &enforced, st->opts->qos_list_arg, &qctx))
+					plan_warn(st, NULL, "partition '%s': whether slurmctld knows %s=%s could "
+						  "not be checked (%s)", id, keys[k], v, qctx.msg);
+			}
+			if (!have)
+				continue;
+			mdc_strv_free(&names);
+			if (mdc_strv_split(&names, v, ",")) {
+				st->nomem = true;
+				break;
+			}
+			for (size_t n = 0; n < names.n; n++) {
+				bool ok = false;
+
+				for (size_t q = 0; q < known.n; q++)
+					ok |= !strcasecmp(known.v[q], names.v[n]);
+				if (ok)
+					continue;
+				if (k == 0 && enforced)
+					plan_refuse(st, NULL, "partition '%s': QOS=%s is not a QOS slurmctld knows, "
+						    "and AccountingStorageEnforce holds qos: slurmctld stops at "
+						    "its next start (\"Partition %s has an invalid qos\"); create "
+						    "it first (sacctmgr add qos %s) or name one of the QOS it knows",
+						    id, v, id, names.v[n]);
+				else
+					plan_warn(st, NULL, "partition '%s': %s=%s: '%s' is not a QOS slurmctld "
+						  "knows: it %s; create it first (sacctmgr add qos %s)", id,
+						  keys[k], v, names.v[n], k == 0 ? "has no effect" :
+						  "is ignored (\"Ignoring invalid Allow/DenyQOS value\")",
+						  names.v[n]);
+			}
+		}
+	}
+	mdc_strv_free(&names);
+	mdc_strv_free(&known);
+}
+
 static void plan_init(struct mdc_plan *plan)
 {
 	memset(plan, 0, sizeof(*plan));
@@ -471,6 +547,7 @@ int mdc_plan_make(const json_object *current, const struct mdc_intent *in,
 	legacy_check(&st);
 	removed_partitions_check(&st);
 	shrunk_pools_check(&st);
+	qos_check(&st);
 
 	for (int i = 0; i < PP_MAX; i++)
 		send[i] = st.force[i] ||

@@ -36,6 +36,13 @@ struct mdc_plan_opts {
 	int (*pool_jobs)(const char *pool, long keep, struct mdc_strv *jobs, void *arg,
 			 struct mdc_ctx *ctx);
 	void *pool_jobs_arg;
+	/* The QOS slurmctld knows (mdc_live_qos through a wrapper), asked
+	 * once when a partition's QOS, AllowQos or DenyQos changes; NULL: not
+	 * asked.  A partition QOS= it does not know is refused when enforced
+	 * (slurmctld would stop at its next start), else a warning. */
+	int (*qos_list)(struct mdc_strv *names, bool *have_list, bool *enforced, void *arg,
+			struct mdc_ctx *ctx);
+	void *qos_list_arg;
 	bool force;			/* --force: remove partitions or nodes that hold jobs */
 };
 

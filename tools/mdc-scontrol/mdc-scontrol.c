@@ -602,6 +602,13 @@ static int pool_jobs(const char *pool, long keep, struct mdc_strv *jobs, void *a
 	return mdc_live_pool_jobs(arg, pool, keep, jobs, ctx);
 }
 
+/* ... and about the QOS slurmctld knows. */
+static int qos_list(struct mdc_strv *names, bool *have_list, bool *enforced, void *arg,
+		    struct mdc_ctx *ctx)
+{
+	return mdc_live_qos(arg, names, have_list, enforced, ctx);
+}
+
 /* Changes that would recreate nodes are not asked about: --yes says so. */
 static bool confirm_plan(const struct mdc_plan *plan, void *arg)
 {
@@ -656,6 +663,8 @@ static int run_persist(const struct scx_cmd *cmd, const struct mdc_updopt *u, bo
 	o.plan.partition_jobs_arg = s.slurm_conf;
 	o.plan.pool_jobs = pool_jobs;
 	o.plan.pool_jobs_arg = s.slurm_conf;
+	o.plan.qos_list = qos_list;
+	o.plan.qos_list_arg = s.slurm_conf;
 	o.plan.force = force;
 	o.confirm = confirm_plan;
 	o.confirm_arg = (void *) u;

@@ -397,6 +397,69 @@ static void test_plan_busy_pool(void **state)
 	json_object_put(cl);
 }
 
+/* A partition QOS slurmctld does not know is refused when enforced, else
+ * a warning; unknown AllowQos names warn; values that did not change and
+ * partitions without a config ask nothing. */
+static int fake_qos_calls;
+static bool fake_qos_enforced;
+static int fake_qos(struct mdc_strv *names, bool *have_list, bool *enforced, void *arg,
+		    struct mdc_ctx *ctx)
+{
+	(void) arg;
+	(void) ctx;
+	fake_qos_calls++;
+	*have_list = true;
+	*enforced = fake_qos_enforced;
+	return mdc_strv_push(names, "normal") || mdc_strv_push(names, "High");
+}
+
+static void test_plan_qos(void **state)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_intent in = MDC_INTENT_INIT;
+	struct mdc_plan plan;
+	struct mdc_plan_opts opts = { .mode = MDC_MODE_USER_ONLY, .qos_list = fake_qos };
+	json_object *cl = NULL;
+	const char *json = "{\"name\":\"c\",\"orchestrator_spec\":{\"slurm_spec\":{"
+		"\"default_partition_id\":\"p\",\"partitions\":[{\"id\":\"p\",\"node_pool_ids\":[\"cpu\"],"
+		"\"config\":{\"QOS\":\"gone\"}},{\"id\":\"bare\",\"node_pool_ids\":[\"cpu\"]}]}},"
+		"\"node_pools\":[{\"id\":\"cpu\"}]}";
+
+	(void) state;
+	assert_int_equal(mdc_json_parse(json, strlen(json), &cl, &ctx), 0);
+	/* nothing about QOS changes (and 'bare' has no config): not asked */
+	assert_non_null(mdc_intent_add(&in, MDC_OP_PART_SET, "p", "MaxTime", "60"));
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), 0);
+	assert_int_equal(fake_qos_calls, 0);
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	/* enforced: an unknown QOS is refused, a known one (any case) taken */
+	fake_qos_enforced = true;
+	assert_non_null(mdc_intent_add(&in, MDC_OP_PART_SET, "bare", "QOS", "nosuch"));
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "partition 'bare': QOS=nosuch is not a QOS slurmctld knows"));
+	assert_int_equal(fake_qos_calls, 1);
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	assert_non_null(mdc_intent_add(&in, MDC_OP_PART_SET, "bare", "qos", "high"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), 0);
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	/* not enforced: a warning; AllowQos names: a warning each */
+	fake_qos_enforced = false;
+	assert_non_null(mdc_intent_add(&in, MDC_OP_PART_SET, "bare", "QOS", "nosuch"));
+	assert_non_null(mdc_intent_add(&in, MDC_OP_PART_SET, "bare", "AllowQos", "normal,bogus"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_plan_make(cl, &in, &opts, &plan, &ctx), 0);
+	assert_int_equal(plan.warnings.n, 2);
+	assert_non_null(strstr(plan.warnings.v[0], "QOS=nosuch: 'nosuch' is not a QOS slurmctld knows: it has no effect"));
+	assert_non_null(strstr(plan.warnings.v[1], "'bogus' is not a QOS slurmctld knows: it is ignored"));
+	mdc_plan_free(&plan);
+	mdc_intent_free(&in);
+	json_object_put(cl);
+}
+
 static void test_live_parse_partitions(void **state)
 {
 	const char *files[] = { "partition_oneliner.txt", "partition.txt" };
@@ -638,6 +701,7 @@ int main(void)
 		cmocka_unit_test(test_parse_abbrev),
 		cmocka_unit_test(test_plan_busy_partition),
 		cmocka_unit_test(test_plan_busy_pool),
+		cmocka_unit_test(test_plan_qos),
 		cmocka_unit_test(test_live_parse_partitions),
 		cmocka_unit_test(test_live_parse_node_and_config),
 		cmocka_unit_test(test_live_times),

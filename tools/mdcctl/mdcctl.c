@@ -263,6 +263,15 @@ static int mdcctl_pool_jobs(const char *pool, long keep, struct mdc_strv *jobs, 
 	return mdc_live_pool_jobs(g->slurm_conf, pool, keep, jobs, ctx);
 }
 
+/* ... and about the QOS slurmctld knows. */
+static int mdcctl_qos_list(struct mdc_strv *names, bool *have_list, bool *enforced, void *arg,
+			   struct mdc_ctx *ctx)
+{
+	struct mdcctl *g = arg;
+
+	return mdc_live_qos(g->slurm_conf, names, have_list, enforced, ctx);
+}
+
 int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_ctx *ctx)
 {
 	(void) ctx;
@@ -271,6 +280,8 @@ int mdcctl_update_opts(struct mdcctl *g, struct mdc_update_opts *o, struct mdc_c
 	o->plan.partition_jobs_arg = g;
 	o->plan.pool_jobs = mdcctl_pool_jobs;
 	o->plan.pool_jobs_arg = g;
+	o->plan.qos_list = mdcctl_qos_list;
+	o->plan.qos_list_arg = g;
 	o->plan.force = g->force;
 	o->lro.progress = isatty(STDERR_FILENO) == 1;
 	o->lro.interrupted = &mdcctl_interrupted;
