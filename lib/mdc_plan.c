@@ -238,6 +238,27 @@ static void restart_keys(struct plan_st *st)
 	}
 }
 
+/* slurmctld/read_config.c: a reload (scontrol reconfigure, what the
+ * service does for a setting) with another MaxNodeCount stops slurmctld
+ * ("MaxNodeCount has changed ... during reconfig, slurmctld must be
+ * restarted"); only a node change in the same update makes the service
+ * restart it instead.  Found on the lab: `config set MaxNodeCount=10`. */
+static void maxnodecount_check(struct plan_st *st)
+{
+	const struct mdc_strv *keys = &st->plan->restart_keys;
+
+	if (!mdc_strv_has(keys, "MaxNodeCount"))
+		return;
+	for (size_t i = 0; i < keys->n; i++)
+		if (mdc_startswith(keys->v[i], "node count"))
+			return;
+	plan_refuse(st, NULL, "MaxNodeCount: slurmctld stops when the service reloads slurm.conf with "
+		    "another MaxNodeCount (\"MaxNodeCount has changed during reconfig, slurmctld must be "
+		    "restarted\"), and it restarts slurmctld only for a node change: change MaxNodeCount "
+		    "in the same update as the node pools (mdcctl update FILE --update-mask "
+		    "node_pools,orchestrator_spec.slurm_spec.config), or leave it");
+}
+
 /* Predict the result with the service's own rules (the emulator runs the
  * same function), so contract violations are refused before sending. */
 static int predict(struct plan_st *st)
@@ -568,6 +589,7 @@ int mdc_plan_make(const json_object *current, const struct mdc_intent *in,
 	if (!plan->refusals.n && (plan->mask.n || (st.opts->no_mask && plan->nchanges)))
 		if ((rc = predict(&st)))
 			goto out;
+	maxnodecount_check(&st);
 	if (!plan->mask.n && !(st.opts->no_mask && plan->nchanges)) {
 		json_object_put(plan->payload);
 		plan->payload = NULL;

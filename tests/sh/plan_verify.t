@@ -8,7 +8,7 @@
 command -v jq >/dev/null || skip_all "jq is not installed"
 command -v curl >/dev/null || skip_all "curl is not installed"
 lab_up --managed
-plan 14
+plan 18
 export MDC_CONF=$TEST_DIR/mdc.conf MDC_LOCK_DIR=$TEST_DIR
 : >"$MDC_CONF"
 unset MDC_ACCESS_TOKEN VISUAL
@@ -51,3 +51,13 @@ out=$(mdcctl --yes apply --verify-timeout 20 "$TEST_DIR/gang.conf" 2>&1); rc=$?
 is "$rc" "$EXIT_REFUSED" "an update slurmctld cannot take is refused before sending (exit $EXIT_REFUSED)"
 like "$out" "PreemptMode=SUSPEND requires GANG too" "the refusal names Slurm's own complaint"
 is "$(patches | wc -l)" "$npatch" "nothing was sent"
+
+# MaxNodeCount: the service reloads slurm.conf for a setting, and a reload
+# with another MaxNodeCount stops slurmctld ("MaxNodeCount has changed ...
+# during reconfig"): refused before sending, slurmctld stays up
+npatch=$(patches | wc -l)
+out=$(mdcctl --yes config set MaxNodeCount=10 2>&1); rc=$?
+is "$rc" "$EXIT_REFUSED" "config set MaxNodeCount is refused (exit $EXIT_REFUSED)"
+like "$out" "MaxNodeCount: slurmctld stops when the service reloads slurm.conf" "saying slurmctld would stop"
+is "$(patches | wc -l)" "$npatch" "nothing was sent"
+ok "slurmctld is still up" scontrol ping

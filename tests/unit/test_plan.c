@@ -98,6 +98,15 @@ static const struct tcase cases[] = {
 	  SLURM("\"config\":{\"PriorityType\":\"priority/multifactor\",\"PriorityWeightAge\":\"1000\","
 		"\"SelectTypeParameters\":\"CR_Core_Memory\"}"),
 	  NULL, NULL, "SelectTypeParameters" },
+	/* read_config.c: a reload with another MaxNodeCount stops slurmctld */
+	{ "config set MaxNodeCount without a node change is refused", "cluster.json",
+	  { { MDC_OP_CONFIG_SET, NULL, "MaxNodeCount", "10", NULL, NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, NULL, NULL,
+	  "MaxNodeCount: slurmctld stops when the service reloads slurm.conf", NULL, NULL },
+	{ "MaxNodeCount with a node change (a restart) is sent", "cluster.json",
+	  { { MDC_OP_CONFIG_SET, NULL, "MaxNodeCount", "10", NULL, NULL, 0, 0, 0 },
+	    { MDC_OP_POOL_SCALE, "cpu", NULL, NULL, NULL, NULL, 1, 6, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, "node_pools," SS "config", NULL, NULL, NULL, "MaxNodeCount" },
 	{ "default partition alone: only default_partition_id (C6)", "cluster.json",
 	  { { MDC_OP_PART_DEFAULT, "gpu", NULL, NULL, NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, SS "default_partition_id",
