@@ -385,8 +385,7 @@ static void removed_partitions_check(struct plan_st *st)
 		char *list;
 		bool kept = false;
 
-		for (size_t k = 0; id && want && k < json_object_array_length(want); k++)
-			kept |= mdc_streq(mdc_json_get_str(json_object_array_get_idx(want, k), "id", NULL), id);
+		kept = id && plan_find_by_id(want, "id", id) >= 0;
 		if (!id || kept)
 			continue;
 		mdc_ctx_clear(&jctx);
@@ -422,8 +421,9 @@ static void shrunk_pools_check(struct plan_st *st)
 	size_t n = cur ? json_object_array_length(cur) : 0;
 
 	for (size_t i = 0; st->opts->pool_jobs && i < n; i++) {
-		json_object *p = json_object_array_get_idx(cur, i), *w = NULL;
+		json_object *p = json_object_array_get_idx(cur, i), *w;
 		const char *id = mdc_json_get_str(p, "id", NULL);
+		int wi = plan_find_by_id(want, "id", id);
 		int64_t from = plan_count(mdc_json_get(p, "scaling_spec"), "max_node_count", 1), keep = -1;
 		struct mdc_strv jobs = MDC_STRV_INIT;
 		struct mdc_ctx jctx;
@@ -431,9 +431,7 @@ static void shrunk_pools_check(struct plan_st *st)
 
 		if (!id || !strcmp(id, login))
 			continue;
-		for (size_t k = 0; want && k < json_object_array_length(want); k++)
-			if (mdc_streq(mdc_json_get_str(json_object_array_get_idx(want, k), "id", NULL), id))
-				w = json_object_array_get_idx(want, k);
+		w = wi >= 0 ? json_object_array_get_idx(want, (size_t) wi) : NULL;
 		if (w && (keep = plan_count(mdc_json_get(w, "scaling_spec"), "max_node_count", 1)) < 1)
 			keep = 1;
 		if (w && keep >= (from < 1 ? 1 : from))
@@ -483,12 +481,11 @@ static void qos_check(struct plan_st *st)
 	bool asked = false, have = false, enforced = false;
 
 	for (size_t i = 0; st->opts->qos_list && want && i < json_object_array_length(want); i++) {
-		json_object *p = json_object_array_get_idx(want, i), *was = NULL;
+		json_object *p = json_object_array_get_idx(want, i);
 		const char *id = mdc_json_get_str(p, "id", "?");
+		int ci = plan_find_by_id(cur, "id", id);
+		json_object *was = ci >= 0 ? json_object_array_get_idx(cur, (size_t) ci) : NULL;
 
-		for (size_t k = 0; cur && k < json_object_array_length(cur); k++)
-			if (mdc_streq(mdc_json_get_str(json_object_array_get_idx(cur, k), "id", NULL), id))
-				was = json_object_array_get_idx(cur, k);
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 			const char *v = part_qos_value(mdc_json_get_obj(p, "config"), keys[k]);
 			const char *old = was ? part_qos_value(mdc_json_get_obj(was, "config"), keys[k]) : NULL;
