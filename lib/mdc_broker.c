@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <openssl/evp.h>
 #include "mdc_broker.h"
 #include "mdc_buf.h"
+#include "mdc_dl.h"
 #include "mdc_client_int.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
@@ -35,16 +37,43 @@
  * that is stopped or stuck is an error after this, not a hang */
 #define MDC_BROKER_ACCEPT_TIMEOUT_S 10.0
 
-void mdc_sha256_hex(const void *data, size_t len, char out[65])
+/* libcrypto's digest, loaded on first use (mdc_dl.h): only broker mode
+ * and mdcd need it */
+static struct mdc_crypto_api {
+	__typeof__(EVP_Digest) *digest;
+	__typeof__(EVP_sha256) *sha256;
+} mdc_crypto;
+static const struct mdc_dl_sym mdc_crypto_syms[] = {
+	MDC_DL_SYM(struct mdc_crypto_api, digest, EVP_Digest),
+	MDC_DL_SYM(struct mdc_crypto_api, sha256, EVP_sha256),
+};
+static pthread_once_t mdc_crypto_once = PTHREAD_ONCE_INIT;
+static char mdc_crypto_err[256];
+static bool mdc_crypto_ok;
+
+static void mdc_crypto_load(void)
+{
+	mdc_crypto_ok = mdc_dl_load(MDC_LIBCRYPTO_SONAME, mdc_crypto_syms,
+				    sizeof(mdc_crypto_syms) / sizeof(mdc_crypto_syms[0]),
+				    &mdc_crypto, mdc_crypto_err, sizeof(mdc_crypto_err));
+}
+
+int mdc_sha256_hex(const void *data, size_t len, char out[65], struct mdc_ctx *ctx)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
 
-	if (!EVP_Digest(data, len, md, &n, EVP_sha256(), NULL) || n != 32)
-		memset(md, 0, sizeof(md)), n = 32;
+	out[0] = '\0';
+	pthread_once(&mdc_crypto_once, mdc_crypto_load);
+	if (!mdc_crypto_ok)
+		return mdc_fail(ctx, MDC_ERR_INTERNAL, "libcrypto, which the broker's digest needs, "
+				"could not be loaded (%s): apt-get install libssl3", mdc_crypto_err);
+	if (!mdc_crypto.digest(data, len, md, &n, mdc_crypto.sha256(), NULL) || n != 32)
+		return mdc_fail(ctx, MDC_ERR_INTERNAL, "SHA-256 of a request failed");
 	for (unsigned i = 0; i < n; i++)
 		snprintf(out + 2 * i, 3, "%02x", md[i]);
 	out[64] = '\0';
+	return 0;
 }
 
 bool mdc_client_is_brokered(const struct mdc_client *c)
@@ -190,7 +219,9 @@ static int mdc_broker_envelope(struct mdc_client *c, const char *body, struct md
 	int rc = 0;
 
 	memcpy(payload, MDC_BROKER_PAYLOAD_PREFIX, sizeof(MDC_BROKER_PAYLOAD_PREFIX));
-	mdc_sha256_hex(body, strlen(body), payload + strlen(MDC_BROKER_PAYLOAD_PREFIX));
+	if ((rc = mdc_sha256_hex(body, strlen(body), payload + strlen(MDC_BROKER_PAYLOAD_PREFIX),
+				 ctx)))
+		goto out;
 	if (!(mctx = munge_ctx_create())) {
 		rc = mdc_nomem(ctx);
 		goto out;

@@ -28,8 +28,9 @@
 #define MDC_BROKER_LINE_MAX (4u << 20)
 #define MDC_BROKER_DEFAULT_SOCKET "/run/mdcd/mdcd.sock"
 
-/* Hex SHA-256 of DATA into OUT (65 bytes with the NUL). */
-void mdc_sha256_hex(const void *data, size_t len, char out[65]);
+/* Hex SHA-256 of DATA into OUT (65 bytes with the NUL): 0, or
+ * MDC_ERR_INTERNAL when libcrypto cannot be loaded (it is on first use). */
+int mdc_sha256_hex(const void *data, size_t len, char out[65], struct mdc_ctx *ctx);
 
 /* ---- client side (mdc_client.h's functions dispatch here) ------------- */
 

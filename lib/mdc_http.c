@@ -1,20 +1,90 @@
-/* mdc_http.c - one HTTP request through libcurl: NOSIGNAL, an error
- * buffer, connect and total timeouts, every setopt checked.  No retries
- * here: the API layer decides what is safe to repeat (C15).  The URL is
- * parsed once with libcurl's own parser (the one that decides where the
- * request goes), so the host we check is the host we contact.
+/* mdc_http.c - one HTTP request: plain http:// to a literal address goes
+ * over our own socket (mdc_http_wire.c), everything else through libcurl
+ * with NOSIGNAL, an error buffer, connect and total timeouts, every setopt
+ * checked.  No retries here: the API layer decides what is safe to repeat
+ * (C15).  A URL outside the wire's strict form is parsed once with
+ * libcurl's own parser (the one that decides where the request goes), so
+ * the host we check is the host we contact.
+ *
+ * libcurl is loaded on first use (dlopen), not linked: its thirty
+ * libraries cost a tool about 3 ms at every start, more than a request to
+ * the local emulator takes, and most runs never need them.
  * (owner: client) */
 #include "config.h"
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <curl/curl.h>
 #include "mdc_buf.h"
+#include "mdc_dl.h"
 #include "mdc_http.h"
+#include "mdc_http_wire.h"
 #include "mdc_proc.h"
+
+/* libcurl's entry points, resolved once (mdc_curl_load) */
+static struct mdc_curl_api {
+	__typeof__(curl_global_init) *global_init;
+	__typeof__(curl_easy_init) *easy_init;
+	__typeof__(curl_easy_setopt) *easy_setopt;
+	__typeof__(curl_easy_perform) *easy_perform;
+	__typeof__(curl_easy_getinfo) *easy_getinfo;
+	__typeof__(curl_easy_cleanup) *easy_cleanup;
+	__typeof__(curl_easy_strerror) *easy_strerror;
+	__typeof__(curl_slist_append) *slist_append;
+	__typeof__(curl_slist_free_all) *slist_free_all;
+	__typeof__(curl_url) *url;
+	__typeof__(curl_url_set) *url_set;
+	__typeof__(curl_url_get) *url_get;
+	__typeof__(curl_url_cleanup) *url_cleanup;
+	__typeof__(curl_url_strerror) *url_strerror;
+	__typeof__(curl_free) *free;
+} mdc_curl;
+
+#define MDC_CURL_SYM(f, m) MDC_DL_SYM(struct mdc_curl_api, m, f)
+static const struct mdc_dl_sym mdc_curl_syms[] = {
+	MDC_CURL_SYM(curl_global_init, global_init), MDC_CURL_SYM(curl_easy_init, easy_init),
+	MDC_CURL_SYM(curl_easy_setopt, easy_setopt), MDC_CURL_SYM(curl_easy_perform, easy_perform),
+	MDC_CURL_SYM(curl_easy_getinfo, easy_getinfo), MDC_CURL_SYM(curl_easy_cleanup, easy_cleanup),
+	MDC_CURL_SYM(curl_easy_strerror, easy_strerror),
+	MDC_CURL_SYM(curl_slist_append, slist_append),
+	MDC_CURL_SYM(curl_slist_free_all, slist_free_all), MDC_CURL_SYM(curl_url, url),
+	MDC_CURL_SYM(curl_url_set, url_set), MDC_CURL_SYM(curl_url_get, url_get),
+	MDC_CURL_SYM(curl_url_cleanup, url_cleanup), MDC_CURL_SYM(curl_url_strerror, url_strerror),
+	MDC_CURL_SYM(curl_free, free),
+};
+
+/* loading and curl_global_init (not thread-safe) once per process,
+ * whichever thread (mdcd's) gets here first */
+static pthread_once_t mdc_curl_once = PTHREAD_ONCE_INIT;
+static char mdc_curl_err[256];
+static bool mdc_curl_ok;
+
+static void mdc_curl_load(void)
+{
+	if (!mdc_dl_load(MDC_LIBCURL_SONAME, mdc_curl_syms,
+			 sizeof(mdc_curl_syms) / sizeof(mdc_curl_syms[0]), &mdc_curl,
+			 mdc_curl_err, sizeof(mdc_curl_err)))
+		return;
+	if (mdc_curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		snprintf(mdc_curl_err, sizeof(mdc_curl_err), "curl_global_init failed");
+		return;
+	}
+	mdc_curl_ok = true;
+}
+
+int mdc_http_init(struct mdc_ctx *ctx)
+{
+	pthread_once(&mdc_curl_once, mdc_curl_load);
+	if (!mdc_curl_ok)
+		return mdc_fail(ctx, MDC_ERR_INTERNAL, "libcurl, which https (and any URL but "
+				"http://ADDRESS) needs, could not be loaded (%s): apt-get install "
+				"libcurl4", mdc_curl_err);
+	return 0;
+}
 
 /* a cluster with every field set is a few hundred KiB; an endless body
  * must not fill memory */
@@ -61,26 +131,35 @@ static bool mdc_host_is_loopback(const char *host)
 /* Parse URL into *U (caller cleans up) and say what it is.  Credentials
  * in the URL are refused: "http://localhost:x@192.0.2.2/" is a request to
  * 192.0.2.2, whatever a hand-written check of its prefix believes. */
-static int mdc_url_parse(const char *url, CURLU **out, bool *is_http, bool *loopback,
-			 struct mdc_ctx *ctx)
+/* A URL of the wire's strict form fills *W and leaves *OUT NULL: it means
+ * the same to libcurl, which is not loaded for it. */
+static int mdc_url_parse(const char *url, struct mdc_wire_url *w, CURLU **out, bool *is_http,
+			 bool *loopback, struct mdc_ctx *ctx)
 {
 	char *scheme = NULL, *host = NULL, *user = NULL, *pass = NULL;
-	CURLU *u = curl_url();
 	CURLUcode uc;
+	CURLU *u;
 	int rc = 0;
 
 	*out = NULL;
-	if (!u)
+	if (mdc_wire_url_split(url, w)) {
+		*is_http = true;
+		*loopback = w->loopback;
+		return 0;
+	}
+	if ((rc = mdc_http_init(ctx)))
+		return rc;
+	if (!(u = mdc_curl.url()))
 		return mdc_nomem(ctx);
-	if ((uc = curl_url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+	if ((uc = mdc_curl.url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK ||
+	    mdc_curl.url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    mdc_curl.url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
 		rc = mdc_fail(ctx, MDC_ERR_INVAL, "URL '%s' is malformed (%s)", url,
-			      uc != CURLUE_OK ? curl_url_strerror(uc) : "no host");
+			      uc != CURLUE_OK ? mdc_curl.url_strerror(uc) : "no host");
 		goto out;
 	}
-	if (curl_url_get(u, CURLUPART_USER, &user, 0) == CURLUE_OK ||
-	    curl_url_get(u, CURLUPART_PASSWORD, &pass, 0) == CURLUE_OK) {
+	if (mdc_curl.url_get(u, CURLUPART_USER, &user, 0) == CURLUE_OK ||
+	    mdc_curl.url_get(u, CURLUPART_PASSWORD, &pass, 0) == CURLUE_OK) {
 		/* not echoed: the part before '@' may be a password */
 		rc = mdc_fail(ctx, MDC_ERR_REFUSED,
 			      "URL for host '%s' has a user name or password before '@': refused "
@@ -96,21 +175,23 @@ static int mdc_url_parse(const char *url, CURLU **out, bool *is_http, bool *loop
 	*out = u;
 	u = NULL;
 out:
-	curl_free(scheme);
-	curl_free(host);
-	curl_free(user);
-	curl_free(pass);
-	curl_url_cleanup(u);
+	mdc_curl.free(scheme);
+	mdc_curl.free(host);
+	mdc_curl.free(user);
+	mdc_curl.free(pass);
+	mdc_curl.url_cleanup(u);
 	return rc;
 }
 
 int mdc_url_check(const char *url, bool *is_http, bool *loopback, struct mdc_ctx *ctx)
 {
+	struct mdc_wire_url w;
 	CURLU *u = NULL;
 	bool h = false, l = false;
-	int rc = mdc_url_parse(url, &u, &h, &l, ctx);
+	int rc = mdc_url_parse(url, &w, &u, &h, &l, ctx);
 
-	curl_url_cleanup(u);
+	if (u)
+		mdc_curl.url_cleanup(u);
 	if (is_http)
 		*is_http = h;
 	if (loopback)
@@ -162,21 +243,12 @@ static size_t mdc_http_header_cb(char *p, size_t size, size_t n, void *arg)
 
 #define MDC_SETOPT(h, opt, val)							\
 	do {									\
-		if ((cc = curl_easy_setopt((h), (opt), (val))) != CURLE_OK) {	\
+		if ((cc = mdc_curl.easy_setopt((h), (opt), (val))) != CURLE_OK) {	\
 			rc = mdc_fail(ctx, MDC_ERR_INTERNAL, "curl option %s: %s", \
-				      #opt, curl_easy_strerror(cc));		\
+				      #opt, mdc_curl.easy_strerror(cc));		\
 			goto out;						\
 		}								\
 	} while (0)
-
-/* curl_global_init is not thread-safe: pthread_once makes it run once. */
-static pthread_once_t mdc_http_once = PTHREAD_ONCE_INIT;
-static CURLcode mdc_http_global_rc = CURLE_FAILED_INIT;
-
-static void mdc_http_global_init(void)
-{
-	mdc_http_global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
 
 int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 		struct mdc_ctx *ctx)
@@ -185,6 +257,7 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	struct curl_slist *hdrs = NULL, *tmp;
 	struct mdc_http_sink sink = { MDC_BUF_INIT, 0, false };
 	bool is_http = false, loopback = false;
+	struct mdc_wire_url w;
 	CURLU *u = NULL;
 	CURL *h = NULL;
 	CURLcode cc;
@@ -193,12 +266,7 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	memset(resp, 0, sizeof(*resp));
 	resp->retry_after_s = -1;
 	sink.max = req->max_bytes ? req->max_bytes : MDC_HTTP_MAX_BODY_DEFAULT;
-	/* once per process, before the first handle, whichever thread
-	 * (mdcd's) gets here first */
-	pthread_once(&mdc_http_once, mdc_http_global_init);
-	if (mdc_http_global_rc != CURLE_OK)
-		return mdc_fail(ctx, MDC_ERR_INTERNAL, "cannot initialise libcurl");
-	if ((rc = mdc_url_parse(req->url, &u, &is_http, &loopback, ctx)))
+	if ((rc = mdc_url_parse(req->url, &w, &u, &is_http, &loopback, ctx)))
 		return rc;
 	/* the last line of defence: a bearer token never travels in clear
 	 * to anything but this machine */
@@ -212,26 +280,28 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 			      req->method, req->url);
 		goto out;
 	}
-	if (!(h = curl_easy_init())) {
+	if (!u)		/* the strict form: our own socket, libcurl not loaded */
+		return mdc_wire_do(&w, req, sink.max, resp, ctx);
+	if (!(h = mdc_curl.easy_init())) {
 		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "cannot create a curl handle");
 		goto out;
 	}
 	for (const char *const *hp = req->headers; hp && *hp; hp++) {
-		if (!(tmp = curl_slist_append(hdrs, *hp))) {
+		if (!(tmp = mdc_curl.slist_append(hdrs, *hp))) {
 			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		hdrs = tmp;
 	}
 	if (req->body) {
-		if (!(tmp = curl_slist_append(hdrs, "Content-Type: application/json"))) {
+		if (!(tmp = mdc_curl.slist_append(hdrs, "Content-Type: application/json"))) {
 			rc = mdc_nomem(ctx);
 			goto out;
 		}
 		hdrs = tmp;
 	}
 	/* no "Expect: 100-continue" round trip on POST/PATCH bodies */
-	if (!(tmp = curl_slist_append(hdrs, "Expect:"))) {
+	if (!(tmp = mdc_curl.slist_append(hdrs, "Expect:"))) {
 		rc = mdc_nomem(ctx);
 		goto out;
 	}
@@ -265,7 +335,7 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	} else if (!strcmp(req->method, "GET")) {
 		MDC_SETOPT(h, CURLOPT_HTTPGET, 1L);
 	}
-	cc = curl_easy_perform(h);
+	cc = mdc_curl.easy_perform(h);
 	if (cc == CURLE_ABORTED_BY_CALLBACK) {
 		rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "%s %s: interrupted", req->method, req->url);
 		goto out;
@@ -280,12 +350,12 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 		/* the URL may carry a query, never a token: safe to name */
 		rc = mdc_fail(ctx, cc == CURLE_OPERATION_TIMEDOUT ? MDC_ERR_TIMEOUT : MDC_ERR_HTTP,
 			      "%s %s: %s", req->method, req->url,
-			      errbuf[0] ? errbuf : curl_easy_strerror(cc));
+			      errbuf[0] ? errbuf : mdc_curl.easy_strerror(cc));
 		goto out;
 	}
-	if ((cc = curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status)) != CURLE_OK) {
+	if ((cc = mdc_curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status)) != CURLE_OK) {
 		rc = mdc_fail(ctx, MDC_ERR_HTTP, "%s %s: %s", req->method, req->url,
-			      curl_easy_strerror(cc));
+			      mdc_curl.easy_strerror(cc));
 		goto out;
 	}
 	resp->len = sink.b.len;
@@ -295,9 +365,11 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	}
 out:
 	mdc_buf_free(&sink.b);
-	curl_slist_free_all(hdrs);
-	curl_easy_cleanup(h);
-	curl_url_cleanup(u);
+	if (u) {	/* libcurl is loaded */
+		mdc_curl.slist_free_all(hdrs);
+		mdc_curl.easy_cleanup(h);
+		mdc_curl.url_cleanup(u);
+	}
 	return rc;
 }
 

@@ -1,5 +1,6 @@
-/* mdc_http.h - the transport (mdc_http.c, libcurl): URL checks and one
- * HTTP request, never retried (mdc_api.c retries).
+/* mdc_http.h - the transport (mdc_http.c: our own socket for plain http://
+ * to a literal address, libcurl loaded on first use for the rest): URL
+ * checks and one HTTP request, never retried (mdc_api.c retries).
  * (owner: client)
  */
 #ifndef MDC_HTTP_H
@@ -9,7 +10,8 @@
 #include <stddef.h>
 #include "mdc_err.h"
 
-/* Parse URL with libcurl's parser (the one that picks the host to
+/* Parse URL as the request would go: the strict form of mdc_http_wire.h
+ * by ours, any other with libcurl's parser (the one that picks the host to
  * contact): MDC_ERR_INVAL when malformed or neither http nor https,
  * MDC_ERR_REFUSED when it carries a user name or password before '@'
  * ("http://localhost:x@192.0.2.2/" goes to 192.0.2.2).  *IS_HTTP and
@@ -48,5 +50,10 @@ struct mdc_http_resp {
 int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 		struct mdc_ctx *ctx);
 void mdc_http_resp_free(struct mdc_http_resp *resp);
+
+/* Load libcurl and run its global init, once per process (mdc_http_do does
+ * it on first need; a threaded program such as mdcd calls it before its
+ * threads).  0, or MDC_ERR_INTERNAL naming what is missing. */
+int mdc_http_init(struct mdc_ctx *ctx);
 
 #endif

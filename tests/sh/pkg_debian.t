@@ -13,7 +13,7 @@ for c in dpkg-buildpackage dh fakeroot readelf; do
 	command -v "$c" >/dev/null 2>&1 || skip_all "'$c' is not installed (scripts/install-deps)"
 done
 lab_need
-plan 22
+plan 24
 
 # a copy of the tree: the files git tracks, or (not the top of a git work
 # tree: a tarball, or make distcheck's copy inside the build directory of
@@ -50,6 +50,12 @@ like "$(contents slurm-mdc | tr '\n' ' ')" \
 like "$(contents mdc-emulator | tr '\n' ' ')" '/usr/sbin/mdc-emulator .*mdc-emulator.8.gz' "mdc-emulator holds the daemon and its man page"
 like "$(contents mdcd | tr '\n' ' ')" '/lib/systemd/system/mdcd.service .*/usr/sbin/mdcd .*mdcd.8.gz' "mdcd holds the daemon, its systemd unit and man page"
 like "$(contents slurm-mdc | tr '\n' ' ')" '/usr/libexec/slurm-mdc/mdc-slurmcheck ' "slurm-mdc holds Slurm's check program in its libexec directory"
+# libcurl (https) and libcrypto (the broker's digest) are dlopen()ed
+# (lib/mdc_dl.h): shlibs cannot see them
+for p in slurm-mdc mdcd; do
+	like "$(dpkg-deb -f "$DEBS/${p}"_*.deb Depends)" '(^|, )libcurl4, libssl3(,|$)' \
+		"$p depends on libcurl4 and libssl3, which it loads on first use"
+done
 series=$(dpkg-query -W -f='${Version}' slurm-wlm-basic-plugins | sed -n 's/^\([0-9]*\.[0-9]*\)\..*/\1/p')
 like "$(dpkg-deb -f "$DEBS"/slurm-mdc-plugins_*.deb Depends)" \
 	"slurm-wlm-basic-plugins \\(>= $series\\), slurm-wlm-basic-plugins \\(<< " \

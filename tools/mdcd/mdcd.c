@@ -20,8 +20,8 @@
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
-#include <curl/curl.h>
 #include "mdc_broker.h"
+#include "mdc_http.h"
 #include "mdc_jobs.h"
 #include "mdc_log.h"
 #include "mdc_str.h"
@@ -475,6 +475,7 @@ int main(int argc, char **argv)
 		.enforce_lock = PTHREAD_MUTEX_INITIALIZER,
 	};
 	struct mdc_ctx ctx;
+	char digest[65];
 	int lfd = -1, sfd = -1, rc;
 	bool verbose = false;
 	long interval = 0;
@@ -499,9 +500,11 @@ int main(int argc, char **argv)
 	mdc_log_set_sink(mdcd_lib_sink, NULL);
 	mdc_log_set_level(verbose ? MDC_LOG_DEBUG : MDC_LOG_INFO);
 	umask(027);
-	/* libcurl's global state, before any thread makes a request */
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		fprintf(stderr, "mdcd: error: cannot initialise libcurl\n");
+	/* the libraries loaded on first use (libcurl and its global state,
+	 * libcrypto for the requests' digest): now, before any thread, so a
+	 * missing one stops mdcd here and not at its first request */
+	if (mdc_http_init(&ctx) || mdc_sha256_hex("", 0, digest, &ctx)) {
+		fprintf(stderr, "mdcd: error: %s\n", ctx.msg);
 		return 1;
 	}
 	if (mdcd_audit_init(&d, &ctx) || (lfd = mdcd_listen(&d, &ctx)) < 0) {

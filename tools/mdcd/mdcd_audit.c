@@ -67,8 +67,7 @@ char *mdcd_spec_digest(const json_object *spec)
 	if (!spec)
 		return NULL;
 	s = mdc_json_str(spec, false);
-	mdc_sha256_hex(s, strlen(s), hex);
-	if (asprintf(&out, "sha256:%s", hex) < 0)
+	if (mdc_sha256_hex(s, strlen(s), hex, NULL) || asprintf(&out, "sha256:%s", hex) < 0)
 		return NULL;
 	return out;
 }

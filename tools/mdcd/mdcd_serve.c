@@ -197,6 +197,7 @@ static int mdcd_authenticate(struct mdcd_req *r, const json_object *env, const c
 	munge_ctx_t m = NULL;
 	munge_err_t e;
 	void *payload = NULL;
+	struct mdc_ctx tmp;
 	int len = 0, rc = 0;
 	uid_t uid;
 	gid_t gid;
@@ -220,7 +221,10 @@ static int mdcd_authenticate(struct mdcd_req *r, const json_object *env, const c
 		goto out;
 	}
 	memcpy(want, MDC_BROKER_PAYLOAD_PREFIX, sizeof(MDC_BROKER_PAYLOAD_PREFIX));
-	mdc_sha256_hex(*body, strlen(*body), want + strlen(MDC_BROKER_PAYLOAD_PREFIX));
+	if (mdc_sha256_hex(*body, strlen(*body), want + strlen(MDC_BROKER_PAYLOAD_PREFIX), &tmp)) {
+		rc = mdcd_refuse(r, MDC_ERR_INTERNAL, "%s", tmp.msg);
+		goto out;
+	}
 	if (!payload || (size_t) len != strlen(want) || memcmp(payload, want, (size_t) len)) {
 		rc = mdcd_refuse(r, MDC_ERR_AUTH, "the munge credential was made for another "
 				 "request: refused");
