@@ -142,32 +142,40 @@ static bool reap_by(pid_t pid, double deadline, int *ws, bool *timed_out)
 	}
 }
 
-int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out,
-	    struct mdc_buf *err, struct mdc_run_result *res, struct mdc_ctx *ctx)
+/* A started program: our ends of its pipes (-1: none) and its name. */
+struct mdc_run_child {
+	pid_t pid;
+	int in, out, err;
+	char prog[256];
+};
+
+int mdc_run_start(char *const *argv, const struct mdc_run_opts *o, bool capture_out,
+		  bool capture_err, struct mdc_run_child **child, struct mdc_ctx *ctx)
 {
 	static const struct mdc_run_opts dflt;
-	int pi[2] = { -1, -1 }, po[2] = { -1, -1 }, pe[2] = { -1, -1 }, rc = 0, ws = 0, e;
+	int pi[2] = { -1, -1 }, po[2] = { -1, -1 }, pe[2] = { -1, -1 }, rc = 0, e;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	sigset_t none, dfl, pipe_only, old;
-	bool fa_ok = false, at_ok = false, masked = false, pipe_was_pending = false;
-	size_t cap, inoff = 0;
-	double deadline;
+	sigset_t none, dfl;
+	bool fa_ok = false, at_ok = false;
+	struct mdc_run_child *c = NULL;
 	pid_t pid;
 
+	*child = NULL;
 	if (!o)
 		o = &dflt;
-	cap = o->out_cap ? o->out_cap : MDC_RUN_CAP_DEFAULT;
-	res->status = -1;
-	res->timed_out = res->truncated = false;
 	if (o->merge_err)
-		err = NULL;
+		capture_err = false;
 	if ((e = runnable(argv[0], o->search_path))) {
 		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot run '%s': %s", argv[0], strerror(e));
 		goto out;
 	}
-	if ((o->in && pipe2(pi, O_CLOEXEC)) || (out && pipe2(po, O_CLOEXEC)) ||
-	    (err && pipe2(pe, O_CLOEXEC))) {
+	if (!(c = calloc(1, sizeof(*c)))) {
+		rc = mdc_nomem(ctx);
+		goto out;
+	}
+	if ((o->in && pipe2(pi, O_CLOEXEC)) || (capture_out && pipe2(po, O_CLOEXEC)) ||
+	    (capture_err && pipe2(pe, O_CLOEXEC))) {
 		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot create a pipe: %s", strerror(errno));
 		goto out;
 	}
@@ -198,10 +206,42 @@ int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out
 		rc = mdc_fail(ctx, MDC_ERR_IO, "cannot run '%s': %s", argv[0], strerror(e));
 		goto out;
 	}
-	close_fd(&pi[0]);
-	close_fd(&po[1]);
-	close_fd(&pe[1]);
-	if (pi[1] >= 0) {
+	c->pid = pid;
+	c->in = pi[1], c->out = po[0], c->err = pe[0];
+	pi[1] = po[0] = pe[0] = -1;
+	snprintf(c->prog, sizeof(c->prog), "%s", argv[0]);
+	*child = c;
+	c = NULL;
+out:
+	if (fa_ok)
+		posix_spawn_file_actions_destroy(&fa);
+	if (at_ok)
+		posix_spawnattr_destroy(&at);
+	for (int i = 0; i < 2; i++) {
+		close_fd(&pi[i]);
+		close_fd(&po[i]);
+		close_fd(&pe[i]);
+	}
+	free(c);
+	return rc;
+}
+
+int mdc_run_finish(struct mdc_run_child *c, const struct mdc_run_opts *o, struct mdc_buf *out,
+		   struct mdc_buf *err, struct mdc_run_result *res, struct mdc_ctx *ctx)
+{
+	static const struct mdc_run_opts dflt;
+	sigset_t pipe_only, old;
+	bool masked = false, pipe_was_pending = false;
+	int rc = 0, ws = 0;
+	size_t cap, inoff = 0;
+	double deadline;
+
+	if (!o)
+		o = &dflt;
+	cap = o->out_cap ? o->out_cap : MDC_RUN_CAP_DEFAULT;
+	res->status = -1;
+	res->timed_out = res->truncated = false;
+	if (c->in >= 0) {
 		/* a child that exits before reading its stdin must not kill
 		 * the caller with SIGPIPE: blocked in this thread, and a
 		 * SIGPIPE this write raised is taken back below */
@@ -215,13 +255,13 @@ int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out
 			sigpending(&pend);
 			pipe_was_pending = sigismember(&pend, SIGPIPE);
 		}
-		if (!o->inlen)
-			close_fd(&pi[1]);
+		if (!o->in || !o->inlen)
+			close_fd(&c->in);
 	}
 	deadline = o->timeout_s > 0 ? mono() + o->timeout_s : 0;
-	while (po[0] >= 0 || pe[0] >= 0 || pi[1] >= 0) {
-		struct pollfd pfd[3] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 },
-					 { pi[1], POLLOUT, 0 } };
+	while (c->out >= 0 || c->err >= 0 || c->in >= 0) {
+		struct pollfd pfd[3] = { { c->out, POLLIN, 0 }, { c->err, POLLIN, 0 },
+					 { c->in, POLLOUT, 0 } };
 		int wait_ms = -1, pr;
 
 		if (deadline) {
@@ -235,44 +275,44 @@ int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out
 		}
 		pr = poll(pfd, 3, wait_ms);
 		if (pr < 0 && errno != EINTR) {
-			rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", argv[0],
+			rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", c->prog,
 				      strerror(errno));
 			break;
 		}
 		if (pr <= 0)
 			continue;
-		if (pfd[0].revents && drain(&po[0], out, cap, &res->truncated))
+		if (pfd[0].revents && drain(&c->out, out, cap, &res->truncated))
 			rc = MDC_ERR_NOMEM;
-		if (pfd[1].revents && drain(&pe[0], err, cap, &res->truncated))
+		if (pfd[1].revents && drain(&c->err, err, cap, &res->truncated))
 			rc = MDC_ERR_NOMEM;
 		if (pfd[2].revents) {
-			ssize_t n = write(pi[1], o->in + inoff, o->inlen - inoff);
+			ssize_t n = write(c->in, o->in + inoff, o->inlen - inoff);
 
 			if (n > 0)
 				inoff += (size_t) n;
 			if ((n < 0 && errno != EINTR && errno != EAGAIN) || inoff >= o->inlen)
-				close_fd(&pi[1]);
+				close_fd(&c->in);
 		}
 		if (rc) {
 			mdc_nomem(ctx);
 			break;
 		}
 	}
-	close_fd(&pi[1]);
-	close_fd(&po[0]);
-	close_fd(&pe[0]);
+	close_fd(&c->in);
+	close_fd(&c->out);
+	close_fd(&c->err);
 	/* streams closed is not the program gone: the bound holds till it exits */
-	if (deadline && !res->timed_out && !rc && reap_by(pid, deadline, &ws, &res->timed_out)) {
+	if (deadline && !res->timed_out && !rc && reap_by(c->pid, deadline, &ws, &res->timed_out)) {
 		res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 		goto out;
 	}
 	/* at the bound, or when we stopped listening: never wait on it */
 	if (res->timed_out || rc)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &ws, 0) < 0)
+		kill(c->pid, SIGKILL);
+	while (waitpid(c->pid, &ws, 0) < 0)
 		if (errno != EINTR) {
 			if (!rc)
-				rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", argv[0],
+				rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", c->prog,
 					      strerror(errno));
 			goto out;
 		}
@@ -287,14 +327,19 @@ out:
 			sigtimedwait(&pipe_only, NULL, &zero);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 	}
-	if (fa_ok)
-		posix_spawn_file_actions_destroy(&fa);
-	if (at_ok)
-		posix_spawnattr_destroy(&at);
-	for (int i = 0; i < 2; i++) {
-		close_fd(&pi[i]);
-		close_fd(&po[i]);
-		close_fd(&pe[i]);
-	}
+	free(c);
 	return rc;
+}
+
+int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out,
+	    struct mdc_buf *err, struct mdc_run_result *res, struct mdc_ctx *ctx)
+{
+	struct mdc_run_child *c;
+	int rc;
+
+	res->status = -1;
+	res->timed_out = res->truncated = false;
+	if ((rc = mdc_run_start(argv, o, out != NULL, err != NULL, &c, ctx)))
+		return rc;
+	return mdc_run_finish(c, o, out, o && o->merge_err ? NULL : err, res, ctx);
 }

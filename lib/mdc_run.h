@@ -36,4 +36,17 @@ struct mdc_run_result {
 int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out,
 	    struct mdc_buf *err, struct mdc_run_result *res, struct mdc_ctx *ctx);
 
+/* mdc_run in two halves, for a program started before its input is known
+ * (a helper that loads a large library while the caller works).  Start
+ * ARGV with O's stdio (stdin a pipe when O->in is not NULL, stdout and
+ * stderr piped when CAPTURE_OUT / CAPTURE_ERR): 0 and *CHILD, or
+ * mdc_run's errors.  Finish writes O->in (O->inlen bytes; the stdin pipe
+ * is closed after), collects, reaps and frees CHILD, as mdc_run; the time
+ * bound starts at the finish.  A child is always finished, once. */
+struct mdc_run_child;
+int mdc_run_start(char *const *argv, const struct mdc_run_opts *o, bool capture_out,
+		  bool capture_err, struct mdc_run_child **child, struct mdc_ctx *ctx);
+int mdc_run_finish(struct mdc_run_child *child, const struct mdc_run_opts *o, struct mdc_buf *out,
+		   struct mdc_buf *err, struct mdc_run_result *res, struct mdc_ctx *ctx);
+
 #endif

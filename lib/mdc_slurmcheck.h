@@ -65,6 +65,15 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			  struct mdc_strv *warnings, struct mdc_strv *refusals,
 			  struct mdc_ctx *ctx);
 
+/* Start the helper (mdc_slurmcheck_helper) now, loading libslurmfull
+ * while the caller works; the next check of this process hands it its
+ * file, and _end reaps it when no check came.  For a single-threaded tool
+ * about to plan a change (mdc-scontrol): the check's start-up, most of its
+ * time, runs beside the GET and the plan.  Nothing is reported here: a
+ * helper that cannot start is started, and reported, by the check. */
+void mdc_slurmcheck_prestart(void);
+void mdc_slurmcheck_prestart_end(void);
+
 /* Path of the libslurmfull that would be used, written to BUF (BUFSZ
  * bytes; no shared state, mdcd's threads call this) and returned, or NULL
  * when there is none. */

@@ -45,7 +45,7 @@ req=$(grep '"method":"PATCH"' "$log" | tail -1)
 is "$(jq -c '[.query.updateMask, .query.updateMode, .body.orchestrator_spec.slurm_spec.partitions]' <<<"$req")" \
 	'["orchestrator_spec.slurm_spec.partitions","USER_ONLY",[{"id":"debug","node_pool_ids":["compute"],"config":{"MaxTime":"00:30:00","PriorityTier":"4"}}]]' \
 	"--adopt persists them with the partitions mask, USER_ONLY"
-is "$("$MDCCTL" drift)" "no drift: the live slurmctld matches the managed spec" "after --adopt nothing drifts"
+is "$("$MDCCTL" drift 2>&1)" "no drift: the live slurmctld matches the managed spec" "after --adopt nothing drifts"
 "$LAB_SCRIPT" restart "$LAB_DIR" >/dev/null 2>&1
 is "$(pval debug MaxTime) $(pval debug PriorityTier)" "00:30:00 4" "the adopted values survive a restart"
 

@@ -1,7 +1,8 @@
 /* test_run.c - lib/mdc_run, the one program runner: captured stdout and
  * stderr, stdin, caps, the time bound, exit and signal statuses, a
  * program that cannot start, and many threads spawning at once (mdcd's
- * case).  Real programs (/bin/sh) only.  (owner: fix) */
+ * case); and mdc_live_check's second asks of a `scontrol show` that met
+ * slurmctld reconfiguring.  Real programs (/bin/sh) only.  (owner: fix) */
 #include "config.h"
 #include <pthread.h>
 #include <setjmp.h>
@@ -12,9 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 #include "mdc_buf.h"
 #include "mdc_err.h"
+#include "mdc_live.h"
 #include "mdc_run.h"
 
 static int sh(const char *script, const struct mdc_run_opts *o, struct mdc_buf *out,
@@ -151,6 +155,98 @@ static void test_threads(void **state)
 	}
 }
 
+/* Started before its input is known, finished with it (the warm Slurm
+ * check): the input arrives at the finish, and a child never given any
+ * sees the end of its input. */
+static void test_start_finish(void **state)
+{
+	static const struct mdc_run_opts later = { .in = "", .merge_err = true };
+	char *argv[] = { "/bin/sh", "-c", "read x && echo \"got $x\" || { echo none; exit 3; }", NULL };
+	char *nosuch[] = { "/nonexistent/prog", NULL };
+	struct mdc_buf out = MDC_BUF_INIT;
+	struct mdc_run_opts fin = later;
+	struct mdc_run_child *c;
+	struct mdc_run_result r;
+	struct mdc_ctx ctx = { 0 };
+
+	(void) state;
+	assert_int_equal(mdc_run_start(argv, &later, true, false, &c, &ctx), 0);
+	usleep(20000);		/* it waits: nothing was written yet */
+	fin.in = "hello\n";
+	fin.inlen = 6;
+	fin.timeout_s = 10;
+	assert_int_equal(mdc_run_finish(c, &fin, &out, NULL, &r, &ctx), 0);
+	assert_string_equal(mdc_buf_str(&out), "got hello\n");
+	assert_int_equal(r.status, 0);
+	mdc_buf_reset(&out);
+	assert_int_equal(mdc_run_start(argv, &later, true, false, &c, &ctx), 0);
+	assert_int_equal(mdc_run_finish(c, NULL, &out, NULL, &r, &ctx), 0);
+	assert_string_equal(mdc_buf_str(&out), "none\n");
+	assert_int_equal(r.status, 3);
+	assert_int_equal(mdc_run_start(nosuch, &later, true, false, &c, &ctx), MDC_ERR_IO);
+	assert_null(c);
+	assert_non_null(strstr(ctx.msg, "cannot run '/nonexistent/prog'"));
+	mdc_buf_free(&out);
+}
+
+/* A stand-in scontrol (MDC_SCONTROL) that fails its first FAILS calls
+ * with MSG and counts every call: a `show` that met a reconfigure is asked
+ * again, anything else is not, and neither is another error. */
+static unsigned live_calls(const char *msg, unsigned fails, char *const *args, int want_rc,
+			   const char *want_out)
+{
+	char dir[] = "/tmp/test_live.XXXXXX", path[128], count[128], buf[32];
+	struct mdc_buf out = MDC_BUF_INIT;
+	struct mdc_ctx ctx = { 0 };
+	unsigned calls;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/scontrol", dir);
+	snprintf(count, sizeof(count), "%s/count", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "#!/bin/sh\necho x >>'%s'\n"
+		"if [ $(wc -l <'%s') -le %u ]; then echo 'scontrol: error: %s' >&2; exit 1; fi\n"
+		"echo \"ok $*\"\n", count, count, fails, msg);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+	setenv("MDC_SCONTROL", path, 1);
+	assert_int_equal(mdc_live_check(args, &out, &ctx), want_rc);
+	if (want_out)
+		assert_string_equal(mdc_buf_str(&out), want_out);
+	else
+		assert_non_null(strstr(ctx.msg, msg));
+	assert_non_null(f = fopen(count, "r"));
+	for (calls = 0; fgets(buf, sizeof(buf), f); calls++)
+		;
+	fclose(f);
+	unsetenv("MDC_SCONTROL");
+	unlink(count);
+	unlink(path);
+	rmdir(dir);
+	mdc_buf_free(&out);
+	return calls;
+}
+
+static void test_live_transient(void **state)
+{
+	char *show[] = { "show", "partition", "debug", NULL };
+	char *update[] = { "update", "PartitionName=debug", "MaxTime=5", NULL };
+
+	(void) state;
+	assert_int_equal(live_calls("slurm_load_partitions error: Socket timed out on send/recv "
+				    "operation", 1, show, 0, "ok show partition debug\n"), 2);
+	assert_int_equal(live_calls("Unexpected missing socket error", 2, show, 0,
+				    "ok show partition debug\n"), 3);
+	/* four asks at most, then the error with scontrol's words */
+	assert_int_equal(live_calls("Zero Bytes were transmitted or received", 9, show, MDC_ERR_IO,
+				    NULL), 4);
+	/* a change is never repeated, and a real error is not retried */
+	assert_int_equal(live_calls("Socket timed out on send/recv operation", 1, update,
+				    MDC_ERR_IO, NULL), 1);
+	assert_int_equal(live_calls("Invalid partition name specified", 1, show, MDC_ERR_IO, NULL), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +255,8 @@ int main(void)
 		cmocka_unit_test(test_timeout_and_signal),
 		cmocka_unit_test(test_cannot_start),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_start_finish),
+		cmocka_unit_test(test_live_transient),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #include "mdc_live.h"
 #include "mdc_log.h"
 #include "mdc_proc.h"
+#include "mdc_slurmcheck.h"
 #include "mdc_update.h"
 #include "mdc_value.h"
 #include "mdc_updopt.h"
@@ -653,6 +654,8 @@ static int run_persist(const struct scx_cmd *cmd, const struct mdc_updopt *u, bo
 	int rc;
 
 	memset(&plan, 0, sizeof(plan));
+	/* Slurm's check of the new slurm.conf loads its library meanwhile */
+	mdc_slurmcheck_prestart();
 	/* everything is checked before anything is sent or applied */
 	if ((rc = connect_api(&s, &c, ctx)) ||
 	    (rc = scx_intent(cmd, s.slurm_conf, &in, &live, &notes, ctx)))
@@ -668,7 +671,9 @@ static int run_persist(const struct scx_cmd *cmd, const struct mdc_updopt *u, bo
 	o.plan.force = force;
 	o.confirm = confirm_plan;
 	o.confirm_arg = (void *) u;
-	if ((rc = mdc_update_run(c, &s, &in, &o, &plan, &op, ctx))) {
+	rc = mdc_update_run(c, &s, &in, &o, &plan, &op, ctx);
+	mdc_slurmcheck_prestart_end();	/* unless the plan used it */
+	if (rc) {
 		persist_failed(&plan, op, rc, u, ctx);
 		goto out;
 	}
@@ -702,6 +707,7 @@ static int run_persist(const struct scx_cmd *cmd, const struct mdc_updopt *u, bo
 			progname, scx_verb_name(cmd->verb), cmd->name,
 			op ? "" : " (no change needed in the managed spec)");
 out:
+	mdc_slurmcheck_prestart_end();
 	mdc_plan_free(&plan);
 	json_object_put(op);
 	mdc_client_free(c);

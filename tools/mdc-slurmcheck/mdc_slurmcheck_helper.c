@@ -3,6 +3,11 @@
  * Not for users: installed in $(pkglibexecdir).  (owner: fix)
  *
  *   mdc-slurmcheck LIBSLURMFULL SLURM_CONF
+ *   mdc-slurmcheck LIBSLURMFULL -        (the path on stdin, one line)
+ *
+ * With "-" it loads the library first and then waits for the path: the
+ * caller starts it early, and the load runs while the caller plans
+ * (mdc_slurmcheck_prestart).  End of input without a path: exit 3.
  *
  * A program of its own rather than a forked copy of the caller: Slurm's
  * parser keeps global state, calls exit() on fatal errors, and loading a
@@ -15,6 +20,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* Slurm's fatal() calls exit(1): our handler, registered last, runs first
@@ -27,6 +33,7 @@ static void fatal_exit(void)
 
 int main(int argc, char **argv)
 {
+	char path[4096];
 	void *h;
 	int (*init)(const char *);
 	void (*start)(void);
@@ -58,9 +65,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mdc-skip: %s has no slurm_conf_init/config_test_start\n", argv[1]);
 		return 3;
 	}
+	if (!strcmp(argv[2], "-")) {
+		if (!fgets(path, sizeof(path), stdin) || !strchr(path, '\n')) {
+			fprintf(stderr, "mdc-skip: no slurm.conf path on stdin\n");
+			return 3;
+		}
+		*strchr(path, '\n') = '\0';
+	} else {
+		snprintf(path, sizeof(path), "%s", argv[2]);
+	}
 	atexit(fatal_exit);
 	start();
-	init(argv[2]);
+	init(path);
 	rc = result();
 	fflush(NULL);
 	_exit(rc ? 1 : 0);
