@@ -3,6 +3,7 @@
  * (GETs, which include operation polls, on 503/429/connection errors).
  * (owner: client) */
 #include "config.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,12 +53,18 @@ int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct
 		return mdc_fail(ctx, MDC_ERR_REFUSED,
 				"endpoint '%s': plain http is refused for a non-loopback host (the token "
 				"would travel in clear); use https://", s->endpoint);
+	/* libcurl would say only "error setting certificate file" */
+	if (s->ca_cert_file && access(s->ca_cert_file, R_OK))
+		return mdc_fail(ctx, MDC_ERR_INVAL, "CACertFile '%s': %s (MDC_CA_CERT_FILE or "
+				"CACertFile in mdc.conf names the CA certificates https trusts)",
+				s->ca_cert_file, strerror(errno));
 	if (!(c = calloc(1, sizeof(*c)))) {
 		rc = mdc_nomem(ctx);
 		goto out;
 	}
 	if (!(c->endpoint = strdup(s->endpoint)) ||
-	    (s->token_file && !(c->token_file = strdup(s->token_file)))) {
+	    (s->token_file && !(c->token_file = strdup(s->token_file))) ||
+	    (s->ca_cert_file && !(c->ca_cert_file = strdup(s->ca_cert_file)))) {
 		rc = mdc_nomem(ctx);
 		goto out;
 	}
@@ -97,6 +104,7 @@ void mdc_client_free(struct mdc_client *c)
 	mdc_auth_forget(c);
 	free(c->endpoint);
 	free(c->token_file);
+	free(c->ca_cert_file);
 	free(c->broker);
 	free(c->munge_socket);
 	free(c);
@@ -272,6 +280,7 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 			.method = method, .url = url.s, .headers = hdrs,
 			.body = body ? mdc_json_str(body, false) : NULL,
 			.connect_timeout_s = c->connect_timeout_s, .timeout_s = c->timeout_s,
+			.ca_file = c->ca_cert_file,
 		};
 		bool last = !idempotent || attempt >= c->max_retries;
 

@@ -11,6 +11,7 @@ struct mdc_client {
 	char *endpoint;			/* without a trailing slash */
 	bool loopback;			/* plain http to 127.0.0.1: emulator rules */
 	char *token_file;
+	char *ca_cert_file;		/* NULL: the system's CAs only */
 	/* cached token and when it stops being usable (0 = never) */
 	char *token;
 	time_t token_expiry;

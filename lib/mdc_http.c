@@ -322,6 +322,9 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	MDC_SETOPT(h, CURLOPT_CONNECTTIMEOUT, req->connect_timeout_s > 0 ? req->connect_timeout_s : 10L);
 	MDC_SETOPT(h, CURLOPT_TIMEOUT, req->timeout_s > 0 ? req->timeout_s : 60L);
 	MDC_SETOPT(h, CURLOPT_HTTPHEADER, hdrs);
+	/* replaces the bundle; the system's directory of CAs stays */
+	if (req->ca_file)
+		MDC_SETOPT(h, CURLOPT_CAINFO, req->ca_file);
 	MDC_SETOPT(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	MDC_SETOPT(h, CURLOPT_FOLLOWLOCATION, 0L);
 	MDC_SETOPT(h, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);

@@ -40,6 +40,7 @@ struct mdc_http_req {
 	long connect_timeout_s;
 	long timeout_s;
 	size_t max_bytes;		/* 0 = 64 MiB */
+	const char *ca_file;		/* https: trust these CAs as well (NULL: the system's) */
 };
 struct mdc_http_resp {
 	long status;

@@ -29,6 +29,7 @@ static const struct {
 	{ "Region", "MDC_REGION", offsetof(struct mdc_settings, region) },
 	{ "ClusterId", NULL, offsetof(struct mdc_settings, cluster_id) },
 	{ "TokenFile", "MDC_TOKEN_FILE", offsetof(struct mdc_settings, token_file) },
+	{ "CACertFile", "MDC_CA_CERT_FILE", offsetof(struct mdc_settings, ca_cert_file) },
 	{ "LockDir", "MDC_LOCK_DIR", offsetof(struct mdc_settings, lock_dir) },
 	{ "SlurmConf", "SLURM_CONF", offsetof(struct mdc_settings, slurm_conf) },
 	/* mdcd (mdc_broker.h) */
@@ -104,7 +105,7 @@ int mdc_settings_parse(struct mdc_settings *s, const char *text, const char *whe
 		if (i == MDC_NKEYS) {
 			rc = mdc_fail(ctx, MDC_ERR_INVAL,
 				      "%s:%u: unknown key '%s' (use Endpoint, Cluster, Project, "
-				      "Region, ClusterId, TokenFile, LockDir, SlurmConf, Broker, "
+				      "Region, ClusterId, TokenFile, CACertFile, LockDir, SlurmConf, Broker, "
 				      "MungeSocket, AdminGroups or AdminFromSlurm)",
 				      where, lineno, key);
 			goto out;

@@ -17,6 +17,7 @@ struct mdc_settings {
 	char *endpoint;		/* "http://127.0.0.1:PORT" or https://REGION-aiplatform.googleapis.com */
 	char *cluster;		/* projects/P/locations/R/modelDevelopmentClusters/C */
 	char *token_file;
+	char *ca_cert_file;	/* CACertFile / MDC_CA_CERT_FILE: CAs https trusts too (a TLS proxy's) */
 	char *lock_dir;		/* writer lock directory (default /run/lock or $TMPDIR) */
 	char *slurm_conf;	/* the live slurm.conf (SLURM_CONF, else /etc/slurm/slurm.conf) */
 	/* added by the client: the short forms (config file keys Project,

@@ -102,7 +102,8 @@ int mdcd_settings_copy(struct mdcd *d, struct mdc_settings *out)
 {
 	static const size_t offs[] = {
 		offsetof(struct mdc_settings, endpoint), offsetof(struct mdc_settings, cluster),
-		offsetof(struct mdc_settings, token_file), offsetof(struct mdc_settings, lock_dir),
+		offsetof(struct mdc_settings, token_file), offsetof(struct mdc_settings, ca_cert_file),
+		offsetof(struct mdc_settings, lock_dir),
 		offsetof(struct mdc_settings, slurm_conf), offsetof(struct mdc_settings, project),
 		offsetof(struct mdc_settings, region), offsetof(struct mdc_settings, cluster_id),
 		offsetof(struct mdc_settings, munge_socket),
