@@ -9,16 +9,19 @@
 #       emulator PATCHes, regenerates slurm.conf and reconfigures), and
 #    b. what an admin of an unmanaged cluster runs: `scontrol update
 #       partitionname=debug MaxTime=V` + `scontrol reconfigure`.
-#    Medians; ratio a/b, goal <= 1.5.
+#    Medians; ratio a/b, goal <= 1.5.  Between a and b the bench waits,
+#    untimed, for the reload the emulator runs after a (DIR/run/sync.count):
+#    otherwise that reconfigure falls into b's time or a's next, and a
+#    round now and then takes seconds.
 # 2. --lro-seconds D (a second lab, D = 1): the same (a); the time beyond
 #    the emulator's delay, goal <= 150 ms, printed as the ratio
 #    a / (D + 0.15 s), goal <= 1.
 #
-#   bench/scontrol.sh [BUILD_DIR] [R] [D]     (default: build, 5, 1)
+#   bench/scontrol.sh [BUILD_DIR] [R] [D]     (default: build, 15, 1)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-rounds=${2:-5}
+rounds=${2:-15}
 delay=${3:-1}
 for p in mdc-scontrol mdc-emulator; do
 	[ -x "$build/$p" ] || { echo "bench: build first ($build/$p missing)" >&2; exit 1; }
@@ -41,6 +44,7 @@ export MDC_BUILDDIR=$build MDC_CONF=$dir/mdc.conf MDC_LOCK_DIR=$dir
 # up NAME LRO: a managed lab; its environment (SLURM_CONF, MDC_*) is exported
 up() {
 	labs+=("$dir/$1")
+	LAB=$dir/$1
 	eval "$("$lab" up "$dir/$1" --managed --lro-seconds "$2" 2>"$dir/$1.err")" ||
 		{ cat "$dir/$1.err" >&2; exit 1; }
 }
@@ -61,6 +65,19 @@ managed() {
 	echo "bench: MaxTime=$v not shown after 30 s (is: $(maxtime))" >&2
 	exit 1
 }
+# quiet: wait (untimed) until the emulator has run the reload the last
+# managed round caused, so that it falls in no round's time
+quiet() {
+	local i n
+	for ((i = 0; i < 300; i++)); do
+		read -r n _ 2>/dev/null <"$LAB/run/sync.count" || n=0
+		[ "$n" -gt "$1" ] && return 0
+		sleep 0.01
+	done
+	echo "bench: the emulator's reload did not come (sync.count $n)" >&2
+	exit 1
+}
+syncs() { local n; read -r n _ 2>/dev/null <"$LAB/run/sync.count" || n=0; echo "$n"; }
 # plain V: seconds of scontrol update + scontrol reconfigure
 plain() {
 	local t0
@@ -74,7 +91,9 @@ plain() {
 up fast 0
 m=() p=()
 for ((r = 0; r < rounds; r++)); do
+	n=$(syncs)
 	m+=("$(managed $((10 + 2 * r)))")
+	quiet "$n"
 	p+=("$(plain $((11 + 2 * r)))")
 done
 mm=$(printf '%s\n' "${m[@]}" | median)
