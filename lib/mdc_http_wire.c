@@ -385,8 +385,8 @@ static int wire_stop(struct wire_xfer *x, int why, double t0, const char *what)
 }
 
 /* Connect to U's address(es) ("localhost" is 127.0.0.1, then ::1, as
- * libcurl has it): the socket, or -1 with the error in X->ctx. */
-static int wire_connect(const struct mdc_wire_url *u, struct wire_xfer *x)
+ * libcurl has it): 0 and the socket in *OUT, or the error (in X->ctx). */
+static int wire_connect(const struct mdc_wire_url *u, struct wire_xfer *x, int *out)
 {
 	const char *hosts[2] = { u->host, NULL };
 	double t0 = mdc_mono(), cdeadline;
@@ -425,19 +425,22 @@ static int wire_connect(const struct mdc_wire_url *u, struct wire_xfer *x)
 			close(fd);
 			if (rc == MDC_ERR_HTTP)
 				errno = ECONNREFUSED;
-			return wire_stop(x, rc, t0, "connecting"), -1;
+			return wire_stop(x, rc, t0, "connecting");
 		} else {
 			socklen_t el = sizeof(err);
 
-			if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) || !err)
-				return fd;
+			if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el))
+				err = errno;
+			else if (!err) {
+				*out = fd;
+				return 0;
+			}
 		}
 		close(fd);
 	}
 	errno = err ? err : ECONNREFUSED;
-	mdc_fail(x->ctx, MDC_ERR_HTTP, "%s %s: Failed to connect to %s port %s: %s",
-		 x->req->method, x->req->url, u->host, u->port, strerror(errno));
-	return -1;
+	return mdc_fail(x->ctx, MDC_ERR_HTTP, "%s %s: Failed to connect to %s port %s: %s",
+			x->req->method, x->req->url, u->host, u->port, strerror(errno));
 }
 
 static bool wire_has_header(const char *const *headers, const char *name)
@@ -483,14 +486,14 @@ int mdc_wire_do(const struct mdc_wire_url *u, const struct mdc_http_req *req, si
 	double t0 = mdc_mono();
 	size_t sent = 0;
 	bool eof = false;
-	int fd, rc;
+	int fd = -1, rc;
 
 	x.deadline = t0 + (req->timeout_s > 0 ? req->timeout_s : 60);
 	if (wire_request(u, req, &out))
 		return mdc_nomem(ctx);
-	if ((fd = wire_connect(u, &x)) < 0) {
+	if ((rc = wire_connect(u, &x, &fd))) {
 		mdc_buf_free(&out);
-		return ctx->err;
+		return rc;
 	}
 	while (sent < out.len) {
 		ssize_t n = send(fd, out.s + sent, out.len - sent, MSG_NOSIGNAL);

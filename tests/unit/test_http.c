@@ -505,6 +505,16 @@ static void test_transport_errors(void **state)
 	assert_non_null(strstr(ctx.msg, "Failed to connect to 127.0.0.1 port"));
 	assert_non_null(strstr(ctx.msg, "Connection refused"));
 	assert_null(r.body);
+	/* the same without a context for the message */
+	{
+		char url[64];
+		struct mdc_http_req req = { .method = "GET", .url = url, .connect_timeout_s = 1,
+					    .timeout_s = 1 };
+
+		snprintf(url, sizeof(url), "http://127.0.0.1:%u/", port);
+		assert_int_equal(mdc_http_do(&req, &r, NULL), MDC_ERR_HTTP);
+		assert_null(r.body);
+	}
 	/* a server that never answers: the total timeout, MDC_ERR_TIMEOUT */
 	server_start(&s, NULL);
 	t0 = mdc_mono();
