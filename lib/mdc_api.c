@@ -453,6 +453,13 @@ out:
 	return rc;
 }
 
+const char *mdc_cluster_state(const json_object *cluster, const char *def)
+{
+	const char *st = mdc_json_get_str(mdc_json_get_obj(cluster, "cluster_status"), "state", NULL);
+
+	return st && *st ? st : mdc_json_get_str(cluster, "state", def);
+}
+
 int mdc_cluster_get(struct mdc_client *c, const char *name, json_object **cluster,
 		    struct mdc_ctx *ctx)
 {

@@ -88,6 +88,9 @@ int mdc_api_list(struct mdc_client *c, const char *path, const char *items,
 		 const struct mdc_api_list_opts *o, json_object **out, struct mdc_ctx *ctx);
 
 /* Cluster calls; NAME is the full resource name.  *OP is the LRO. */
+/* The cluster's state: clusterStatus.state as the service publishes it,
+ * else the top-level "state" of older emulators; DEF when neither is set. */
+const char *mdc_cluster_state(const json_object *cluster, const char *def);
 int mdc_cluster_get(struct mdc_client *c, const char *name, json_object **cluster,
 		    struct mdc_ctx *ctx);
 int mdc_cluster_patch(struct mdc_client *c, const char *name, const json_object *payload,

@@ -787,19 +787,38 @@ void mdc_plan_free(struct mdc_plan *plan)
 	plan_init(plan);
 }
 
-int mdc_plan_op_recreated(const json_object *op, struct mdc_strv *pools)
+int mdc_plan_op_recreated(const json_object *op, const struct mdc_strv *candidates,
+			  struct mdc_strv *pools)
 {
 	const json_object *meta = mdc_json_get_obj(mdc_json_get(op, "metadata"), "generic_metadata");
 	const char *since = mdc_json_get_str(meta, "create_time", "");
-	json_object *events = mdc_json_get_arr(mdc_json_get(op, "response"), "cluster_events");
+	json_object *resp = mdc_json_get(op, "response");
+	json_object *events = mdc_json_get_arr(resp, "cluster_events");
+	json_object *nodes = mdc_json_get_arr(mdc_json_get_obj(resp, "cluster_status"), "nodes_status");
 
+	/* RFC 3339 UTC times of one writer compare as strings.  The
+	 * emulator's events name the pool (node_pool_id, its own field) */
 	for (size_t i = 0; events && i < json_object_array_length(events); i++) {
 		json_object *ev = json_object_array_get_idx(events, i);
 		const char *id = mdc_json_get_str(ev, "node_pool_id", "");
 
-		/* RFC 3339 UTC times of one writer compare as strings */
 		if (strcmp(mdc_json_get_str(ev, "event_type", ""), "VM_DELETION") || !*id ||
 		    strcmp(mdc_json_get_str(ev, "event_time", ""), since) < 0 || mdc_strv_has(pools, id))
+			continue;
+		if (mdc_strv_push(pools, id))
+			return MDC_ERR_NOMEM;
+	}
+	/* the service's events carry only eventType, eventTime and
+	 * eventMessage: a pool that may be recreated and whose nodes were
+	 * created since the operation began was recreated (a pool this
+	 * update adds is no candidate) */
+	for (size_t i = 0; candidates && nodes && i < json_object_array_length(nodes); i++) {
+		json_object *n = json_object_array_get_idx(nodes, i);
+		const char *id = mdc_json_get_str(n, "node_pool_id", "");
+		const char *born = mdc_json_get_str(n, "create_time", "");
+
+		if (!*id || !*born || !*since || strcmp(born, since) < 0 ||
+		    !mdc_strv_has(candidates, id) || mdc_strv_has(pools, id))
 			continue;
 		if (mdc_strv_push(pools, id))
 			return MDC_ERR_NOMEM;

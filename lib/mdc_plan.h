@@ -81,9 +81,13 @@ int mdc_plan_format(const struct mdc_plan *plan, struct mdc_buf *out);
 json_object *mdc_plan_to_json(const struct mdc_plan *plan);
 void mdc_plan_free(struct mdc_plan *plan);
 
-/* What a finished update operation OP actually recreated: the node pools
- * named by VM_DELETION events of its response dated from the operation's
- * start, appended to POOLS (no duplicates).  0 or MDC_ERR_NOMEM. */
-int mdc_plan_op_recreated(const json_object *op, struct mdc_strv *pools);
+/* What a finished update operation OP actually recreated, appended to POOLS
+ * (no duplicates): the pools named by VM_DELETION events of its response
+ * dated from the operation's start (the emulator's events), and the
+ * CANDIDATES (the pools the plan may recreate; NULL: none) whose nodes in
+ * clusterStatus.nodesStatus were created since then (the service's events
+ * name no pool).  0 or MDC_ERR_NOMEM. */
+int mdc_plan_op_recreated(const json_object *op, const struct mdc_strv *candidates,
+			  struct mdc_strv *pools);
 
 #endif

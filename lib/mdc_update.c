@@ -55,7 +55,7 @@ static int mdc_update_fresh(struct mdc_client *c, const char *name,
 		if ((rc = mdc_cluster_get(c, name, cluster, ctx)))
 			return rc;
 		/* a copy: the messages below outlive the resource */
-		snprintf(state, sizeof(state), "%s", mdc_json_get_str(*cluster, "state", ""));
+		snprintf(state, sizeof(state), "%s", mdc_cluster_state(*cluster, ""));
 		if (!strcmp(state, "STOPPING")) {
 			json_object_put(*cluster);
 			*cluster = NULL;
@@ -109,7 +109,7 @@ static int mdc_update_unknown(struct mdc_client *c, const char *name,
 		goto out;
 	}
 	present = plan->result && mdc_update_same(now, plan->result, &plan->mask);
-	state = mdc_json_get_str(now, "state", "");
+	state = mdc_cluster_state(now, "");
 	if (present)
 		rc = mdc_fail(ctx, err, "%s; re-read the cluster: the change is present (state %s), "
 			      "nothing was resent", why, *state ? state : "unknown");
@@ -140,8 +140,7 @@ static int mdc_update_unchanged(struct mdc_client *c, const char *name, const js
 	*fresh = false;
 	if ((rc = mdc_cluster_get(c, name, &now, ctx)))
 		return rc;
-	*fresh = mdc_streq(mdc_json_get_str(now, "state", ""),
-			   mdc_json_get_str(planned_on, "state", "")) &&
+	*fresh = mdc_streq(mdc_cluster_state(now, ""), mdc_cluster_state(planned_on, "")) &&
 		 mdc_update_same(now, planned_on, &plan->mask);
 	json_object_put(now);
 	return 0;

@@ -46,8 +46,8 @@ send() {
 }
 same() {	# same NAME: both emulators answer GET alike
 	local a b
-	a=$(curl -sS "$nolog_url/c1" | jq -S 'del(.updateTime, .createTime, .clusterEvents)')
-	b=$(curl -sS "$log_url/c1" | jq -S 'del(.updateTime, .createTime, .clusterEvents)')
+	a=$(curl -sS "$nolog_url/c1" | jq -S 'del(.updateTime, .createTime, .clusterEvents, .clusterStatus.nodesStatus[]?.createTime)')
+	b=$(curl -sS "$log_url/c1" | jq -S 'del(.updateTime, .createTime, .clusterEvents, .clusterStatus.nodesStatus[]?.createTime)')
 	is "$a" "$b" "$1"
 }
 mask="updateMask=$SS.partitions"

@@ -555,6 +555,38 @@ static void test_node_count(void **state)
 	json_object_put(cur);
 }
 
+/* The service's VM_DELETION events name no pool: a pool that may be
+ * recreated and whose nodes (clusterStatus.nodesStatus, camelCase as the
+ * service answers) were created since the operation began was recreated;
+ * a pool with older nodes, or one that is no candidate (added), was not. */
+static void test_op_recreated_real_shape(void **state)
+{
+	struct mdc_strv cand = MDC_STRV_INIT, done = MDC_STRV_INIT;
+	json_object *op = json_tokener_parse(
+		"{\"metadata\":{\"genericMetadata\":{\"createTime\":\"2026-12-03T10:00:00Z\"}},"
+		"\"response\":{\"clusterEvents\":[{\"eventType\":\"VM_DELETION\","
+		"\"eventTime\":\"2026-12-03T10:00:05Z\",\"eventMessage\":\"deleted\"}],"
+		"\"clusterStatus\":{\"state\":\"RUNNING\",\"nodesStatus\":["
+		"{\"nodePoolId\":\"cpu\",\"createTime\":\"2026-12-03T10:00:04Z\"},"
+		"{\"nodePoolId\":\"login\",\"createTime\":\"2026-12-01T08:00:00Z\"},"
+		"{\"nodePoolId\":\"added\",\"createTime\":\"2026-12-03T10:00:04Z\"}]}}}");
+
+	(void) state;
+	assert_non_null(op);
+	assert_int_equal(mdc_strv_push(&cand, "cpu"), 0);
+	assert_int_equal(mdc_strv_push(&cand, "login"), 0);
+	assert_int_equal(mdc_plan_op_recreated(op, &cand, &done), 0);
+	assert_int_equal(done.n, 1);
+	assert_string_equal(done.v[0], "cpu");
+	/* no candidates: nothing is inferred from node times */
+	mdc_strv_free(&done);
+	assert_int_equal(mdc_plan_op_recreated(op, NULL, &done), 0);
+	assert_int_equal(done.n, 0);
+	mdc_strv_free(&done);
+	mdc_strv_free(&cand);
+	json_object_put(op);
+}
+
 /* A created or removed partition is shown on one readable line. */
 static void test_format_partition(void **state)
 {
@@ -599,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_no_mask),
 		cmocka_unit_test(test_node_count),
 		cmocka_unit_test(test_format_partition),
+		cmocka_unit_test(test_op_recreated_real_shape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

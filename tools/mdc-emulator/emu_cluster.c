@@ -31,6 +31,10 @@ json_object *emu_cluster_view(const json_object *cluster)
 		return NULL;
 	json_object_object_foreach((json_object *) cluster, k, m)
 		json_object_object_add(v, k, json_object_get(m));
+	/* a cluster stored before clusterStatus was modelled */
+	if (!mdc_json_get_obj(v, "cluster_status"))
+		emu_cluster_set_state(v, mdc_json_get_str(v, "state", "RUNNING"), NULL,
+				      mdc_json_get_str(v, "create_time", NULL));
 	if (mdc_json_get_bool(v, EMU_NEVER_UPDATED, false) &&
 	    (pools = mdc_json_get_arr(v, "node_pools")) &&
 	    (np = json_object_new_array_ext((int) json_object_array_length(pools)))) {
@@ -68,6 +72,100 @@ void emu_cluster_keep_texts(json_object *cluster)
 		     j < json_object_array_length(arr); j++)
 			(void) mdc_json_keep_text(json_object_array_get_idx(arr, j));
 	}
+}
+
+/* The published resource reports its state in clusterStatus (state,
+ * detail, nodesStatus: one entry per node, with its pool and create time),
+ * not at the top level (magic-modules ModelDevelopmentCluster.yaml).  The
+ * top-level "state" stays for the emulator's own bookkeeping and older
+ * clients.  A node keeps its create time unless its pool is in RECREATED;
+ * then it is NOW, which is how a client sees a recreation on the service. */
+static const char *const emu_state_detail[][2] = {
+	{ "PROVISIONING", "the cluster is being created" },
+	{ "RUNNING", "the cluster is running" },
+	{ "UPDATING", "an update of the cluster is being applied" },
+	{ "STOPPING", "the cluster is being deleted" },
+	{ "ERROR", "the cluster failed" },
+};
+
+static json_object *emu_old_node(const json_object *old_status, const char *instance)
+{
+	json_object *nodes = mdc_json_get_arr(old_status, "nodes_status");
+
+	for (size_t i = 0; nodes && i < json_object_array_length(nodes); i++) {
+		json_object *n = json_object_array_get_idx(nodes, i);
+
+		if (!strcmp(mdc_json_get_str(n, "instance_name", ""), instance))
+			return n;
+	}
+	return NULL;
+}
+
+void emu_cluster_set_state(json_object *cl, const char *state, const struct mdc_strv *recreated,
+			   const char *now)
+{
+	json_object *old = mdc_json_get_obj(cl, "cluster_status"), *st, *nodes;
+	json_object *pools = mdc_json_get_arr(cl, "node_pools");
+	const char *login = mdc_json_get_str(mdc_json_get_path(cl, "orchestrator_spec.slurm_spec"),
+					     "login_node_pool_id", "");
+	const char *cluster = strrchr(mdc_json_get_str(cl, "name", ""), '/');
+	const char *detail = "";
+	char ts[40], st_copy[32];
+
+	/* STATE may be CL's own string, which the first set releases */
+	snprintf(st_copy, sizeof(st_copy), "%s", state);
+	state = st_copy;
+	if (!now) {
+		emu_now_rfc3339(ts, sizeof(ts));
+		now = ts;
+	}
+	cluster = cluster ? cluster + 1 : "cluster";
+	for (size_t i = 0; i < sizeof(emu_state_detail) / sizeof(emu_state_detail[0]); i++)
+		if (!strcmp(emu_state_detail[i][0], state))
+			detail = emu_state_detail[i][1];
+	mdc_json_set(cl, "state", json_object_new_string(state));
+	if (!(st = json_object_new_object()) || !(nodes = json_object_new_array())) {
+		json_object_put(st);
+		return;
+	}
+	json_object_object_add(st, "state", json_object_new_string(state));
+	json_object_object_add(st, "detail", json_object_new_string(detail));
+	for (size_t i = 0; pools && i < json_object_array_length(pools); i++) {
+		json_object *p = json_object_array_get_idx(pools, i);
+		const char *id = mdc_json_get_str(p, "id", "");
+		bool is_login = !strcmp(id, login);
+		int64_t n = is_login ? 1 : mdc_json_get_int(mdc_json_get_obj(p, "scaling_spec"),
+							    "min_node_count", 0);
+
+		for (int64_t k = 0; k < n && k < 4096; k++) {
+			const char *nstate = !strcmp(state, "PROVISIONING") ? "PREPARING" :
+					     !strcmp(state, "ERROR") ? "ERROR" : "RUNNING";
+			json_object *was, *node;
+			const char *born;
+			char inst[300];
+
+			snprintf(inst, sizeof(inst), "%s-%s-%lld", cluster, id, (long long) k);
+			was = recreated && mdc_strv_has(recreated, id) ? NULL : emu_old_node(old, inst);
+			born = mdc_json_get_str(was, "create_time", NULL);
+			/* an unchanged node is the old object: journal lines
+			 * and snapshots then write it as kept */
+			if (was && !strcmp(mdc_json_get_str(was, "node_state", ""), nstate)) {
+				json_object_array_add(nodes, json_object_get(was));
+				continue;
+			}
+			if (!(node = json_object_new_object()))
+				break;
+			json_object_object_add(node, "instance_name", json_object_new_string(inst));
+			json_object_object_add(node, "node_pool_id", json_object_new_string(id));
+			json_object_object_add(node, "node_pool_type", json_object_new_string(
+						       is_login ? "NODE_POOL_TYPE_LOGIN" : "NODE_POOL_TYPE_COMPUTE"));
+			json_object_object_add(node, "node_state", json_object_new_string(nstate));
+			json_object_object_add(node, "create_time", json_object_new_string(born ? born : now));
+			json_object_array_add(nodes, node);
+		}
+	}
+	json_object_object_add(st, "nodes_status", nodes);
+	mdc_json_set(cl, "cluster_status", st);
 }
 
 /* --- the resource's schema ------------------------------------------------------
@@ -127,6 +225,7 @@ static const struct emu_field {
 	{ "create_time", EMU_F_OUTPUT },
 	{ "update_time", EMU_F_OUTPUT },
 	{ "state", EMU_F_OUTPUT },
+	{ "cluster_status", EMU_F_OUTPUT | EMU_F_MAP },
 	{ "cluster_events", EMU_F_OUTPUT | EMU_F_MAP },
 };
 
@@ -431,12 +530,12 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	}
 	mdc_json_set(cl, "create_time", json_object_new_string(now));
 	mdc_json_set(cl, "update_time", json_object_new_string(now));
-	mdc_json_set(cl, "state", json_object_new_string("PROVISIONING"));
+	emu_cluster_set_state(cl, "PROVISIONING", NULL, now);
 	mdc_json_set(cl, EMU_NEVER_UPDATED, json_object_new_boolean(1));
 	/* restart or reconfigure: decided against the slurm.conf in place */
 	mdc_json_set(cl, EMU_NODES_CHANGED, json_object_new_boolean(0));
 	final = mdc_json_copy(cl);
-	mdc_json_set(final, "state", json_object_new_string("RUNNING"));
+	emu_cluster_set_state(final, "RUNNING", NULL, now);
 	emu_cluster_keep_texts(cl);
 	emu_cluster_keep_texts(final);
 	emu_store_put(e, "cluster", name, cl);
@@ -574,6 +673,9 @@ static void emu_add_events(json_object *cl, const json_object *old, const struct
 
 			snprintf(desc, sizeof(desc), "node pool '%s' recreated: image '%s' -> '%s'",
 				 pools->v[i], from, to);
+			/* event_message is the service's field; description and
+			 * node_pool_id are the emulator's own (older clients) */
+			json_object_object_add(ev, "event_message", json_object_new_string(desc));
 			json_object_object_add(ev, "description", json_object_new_string(desc));
 		}
 		json_object_array_add(events, ev);
@@ -627,13 +729,13 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	res.cluster = NULL;
 	emu_now_rfc3339(now, sizeof(now));
 	mdc_json_set(final, "update_time", json_object_new_string(now));
-	mdc_json_set(final, "state", json_object_new_string("RUNNING"));
+	emu_cluster_set_state(final, "RUNNING", &res.recreated, now);
 	mdc_json_del(final, EMU_NEVER_UPDATED);
 	mdc_json_set(final, EMU_NODES_CHANGED, json_object_new_boolean(res.nodes_changed));
 	emu_add_events(final, cl, &res.recreated, now);
 	emu_recreate_message(final, &res.recreated, &msg);
 	emu_cluster_keep_texts(final);
-	mdc_json_set(cl, "state", json_object_new_string("UPDATING"));
+	emu_cluster_set_state(cl, "UPDATING", NULL, now);
 	e->dirty = true;
 	op = emu_op_start(e, &(struct emu_op_spec) {
 		.parent = parent,
@@ -662,7 +764,7 @@ static int emu_cluster_delete(struct emu *e, const char *parent, const char *nam
 		return emu_reply_error(out, "NOT_FOUND", "model development cluster '%s' not found", name);
 	if (emu_cluster_busy(cl, name, out))
 		return 0;
-	mdc_json_set(cl, "state", json_object_new_string("STOPPING"));
+	emu_cluster_set_state(cl, "STOPPING", NULL, NULL);
 	e->dirty = true;
 	op = emu_op_start(e, &(struct emu_op_spec) {
 		.parent = parent,
@@ -685,7 +787,7 @@ void emu_cluster_op_done(struct emu *e, json_object *op, bool failed)
 		if (cl && !strcmp(mdc_json_get_str(cl, "state", ""), "PROVISIONING"))
 			emu_store_del(e, "cluster", name);
 		else if (cl)
-			mdc_json_set(cl, "state", json_object_new_string("RUNNING"));
+			emu_cluster_set_state(cl, "RUNNING", NULL, NULL);
 		return;
 	}
 	/* the response shows what GET shows */

@@ -135,6 +135,11 @@ void emu_cluster_op_done(struct emu *e, json_object *op, bool failed);
 /* Answer view of a stored cluster (new reference). */
 json_object *emu_cluster_view(const json_object *cluster);
 void emu_cluster_keep_texts(json_object *cluster);
+/* STATE at the top level and in cluster_status, with one nodes_status
+ * entry per node; nodes of the pools in RECREATED (may be NULL) are new at
+ * NOW (NULL: the current time) */
+void emu_cluster_set_state(json_object *cl, const char *state, const struct mdc_strv *recreated,
+			   const char *now);
 
 /* emu_server.c */
 int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop);

@@ -45,7 +45,13 @@ static void cluster_print_text(const json_object *cl)
 	struct mdc_buf b = MDC_BUF_INIT;
 
 	printf("name:              %s\n", mdc_json_get_str(cl, "name", "?"));
-	printf("state:             %s\n", mdc_json_get_str(cl, "state", "?"));
+	json_object *status = mdc_json_get_obj(cl, "cluster_status");
+	json_object *err = mdc_json_get_obj(status, "error");
+
+	printf("state:             %s\n", mdc_cluster_state(cl, "?"));
+	if (err)
+		printf("status error:      %s (code %lld)\n", mdc_json_get_str(err, "message", "?"),
+		       (long long) mdc_json_get_int(err, "code", 0));
 	if (mdc_json_get_str(cl, "display_name", NULL))
 		printf("display name:      %s\n", mdc_json_get_str(cl, "display_name", ""));
 	printf("default partition: %s\n", mdc_json_get_str(slurm, "default_partition_id", "-"));
@@ -156,7 +162,7 @@ int cmd_list(struct mdcctl *g, int argc, char **argv)
 			json_object *cl = json_object_array_get_idx(list, i);
 
 			printf("%s\t%s\n", mdc_json_get_str(cl, "name", "?"),
-			       mdc_json_get_str(cl, "state", "?"));
+			       mdc_cluster_state(cl, "?"));
 		}
 	}
 	goto out;

@@ -518,7 +518,7 @@ static void mdcctl_print_recreated(const struct mdc_plan *plan, const json_objec
 	struct mdc_strv done = MDC_STRV_INIT;
 	char *list;
 
-	if (mdc_plan_op_recreated(op, &done) || (!plan->recreate.n && !done.n))
+	if (mdc_plan_op_recreated(op, &plan->recreate, &done) || (!plan->recreate.n && !done.n))
 		goto out;
 	if (!done.n) {
 		printf("node pools recreated: none (the operation reported no VM_DELETION event)\n");
