@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The published resource's fields (magic-modules ModelDevelopmentCluster.yaml)
+# are accepted, stored and returned, in the service's camelCase: a GPU pool
+# drawing from a reservation, a flex-start pool, Filestore and Lustre mounts,
+# a startup script, pool labels, confidential computing, runtimeSpec and
+# lustreExportConfig.  mdcctl writes that send nodePools whole (a scale, a
+# label change on the cluster) keep every one of them byte for byte.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/emu.sh"
+
+plan 9
+emu_up
+cat >"$TEST_DIR/gpu.json" <<'JSON'
+{
+  "displayName": "gpu cluster",
+  "network": {"network": "projects/proj/global/networks/default",
+              "subnetwork": "projects/proj/regions/us-central1/subnetworks/default"},
+  "runtimeSpec": {"serviceAccount": "train@proj.iam.gserviceaccount.com"},
+  "lustreExportConfig": {"destinationBucket": "ckpt-backups", "daysOfWeek": ["MONDAY"],
+                         "startTime": {"hours": 2, "minutes": 30}},
+  "nodePools": [
+    {"id": "a3", "machineSpec": {"machineType": "a3-highgpu-8g", "acceleratorType": "NVIDIA_H100_80GB",
+       "acceleratorCount": 8,
+       "reservationAffinity": {"reservationAffinityType": "SPECIFIC_RESERVATION",
+                               "key": "compute.googleapis.com/reservation-name",
+                               "values": ["projects/proj/zones/us-central1-a/reservations/r1"]}},
+     "provisioningModel": "RESERVATION",
+     "scalingSpec": {"minNodeCount": 2, "maxNodeCount": 2}, "zone": "us-central1-a",
+     "lustres": ["projects/proj/locations/us-central1-a/instances/lustre1"],
+     "filestores": ["projects/proj/locations/us-central1-a/instances/data"],
+     "startupScript": "#!/bin/bash\necho hi",
+     "labels": {"cost-center": "ml"},
+     "confidentialInstanceConfig": {"confidentialInstanceType": "TDX"}},
+    {"id": "flex", "machineSpec": {"machineType": "a3-highgpu-8g", "acceleratorType": "NVIDIA_H100_80GB",
+       "acceleratorCount": 8},
+     "provisioningModel": "FLEX_START", "flexStartMaxDuration": "86400s",
+     "scalingSpec": {"minNodeCount": 0, "maxNodeCount": 4}, "zone": "us-central1-a"},
+    {"id": "login", "machineSpec": {"machineType": "n2-standard-8"},
+     "scalingSpec": {"minNodeCount": 1, "maxNodeCount": 1}, "zone": "us-central1-a"}
+  ],
+  "orchestratorSpec": {"slurmSpec": {
+    "homeDirectoryStorage": "projects/proj/locations/us-central1-a/instances/home",
+    "partitions": [{"id": "gpu", "nodePoolIds": ["a3", "flex"]}],
+    "defaultPartitionId": "gpu", "loginNodePoolId": "login"}}
+}
+JSON
+op=$(emu_create_cluster g1 "$TEST_DIR/gpu.json"); rc=$?
+is "$rc" 0 "the published GPU example is accepted"
+is "$(jq -r '.error.message // "none"' <<<"$op")" none "... and its create finishes without an error"
+
+pools() { emu_curl "$EMU_CLUSTERS/g1" | jq -S '[.nodePools[] | del(.scalingSpec, .nodeImage)]'; }
+want=$(jq -S '[.nodePools[] | del(.scalingSpec)]' "$TEST_DIR/gpu.json")
+is "$(pools)" "$want" "every published pool field is stored and returned as sent"
+got=$(emu_curl "$EMU_CLUSTERS/g1")
+is "$(jq -c '[.runtimeSpec, .lustreExportConfig]' <<<"$got")" \
+	"$(jq -c '[.runtimeSpec, .lustreExportConfig]' "$TEST_DIR/gpu.json")" \
+	"runtimeSpec and lustreExportConfig too"
+
+export MDC_ENDPOINT=$EMU_URL MDC_CONF=/dev/null MDC_LOCK_DIR=$TEST_DIR
+unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
+export MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/g1
+: >"$EMU_LOG"
+out=$(M --yes nodepool scale flex --max 6 2>&1); rc=$?
+is "$rc" 0 "mdcctl nodepool scale on a flex-start pool succeeds" || diag "$out"
+sent=$(jq -c 'select(.method == "PATCH") | .body' "$EMU_LOG" | head -n 1)
+is "$(jq -S '[(.nodePools // .node_pools)[] | del(.scalingSpec, .scaling_spec, .nodeImage, .node_image)]' <<<"$sent" |
+	jq -S 'walk(if type == "object" then with_entries(.key |= gsub("_(?<c>[a-z])"; .c | ascii_upcase)) else . end)')" \
+	"$want" "the full-replacement nodePools PATCH sends every pool field back unchanged"
+is "$(pools)" "$want" "... and the cluster keeps them all"
+is "$(emu_curl "$EMU_CLUSTERS/g1" | jq -c '.nodePools[] | select(.id == "flex") | .scalingSpec.maxNodeCount')" \
+	6 "... with the new count"
+M --yes labels set team=ml >/dev/null 2>&1
+is "$(pools)" "$want" "a cluster label change keeps them too"
