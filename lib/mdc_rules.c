@@ -21,6 +21,10 @@
 static const char *const mdc_mask_paths[] = {
 	"labels",
 	"node_pools",
+	/* updatable in the published resource (magic-modules
+	 * ModelDevelopmentCluster.yaml: neither is immutable) */
+	"display_name",
+	"lustre_export_config",
 	SS "partitions",
 	SS "default_partition_id",
 	SS "login_node_pool_id",
@@ -124,7 +128,7 @@ int mdc_rules_parse_mask(const char *mask, struct mdc_strv *paths, struct mdc_ct
 		if (!p) {
 			rc = mdc_rules_fail(ctx, "update_mask",
 					    "invalid update mask path '%s': allowed paths are labels, "
-					    "node_pools and orchestrator_spec.slurm_spec.{partitions, "
+					    "display_name, lustre_export_config, node_pools and orchestrator_spec.slurm_spec.{partitions, "
 					    "default_partition_id, login_node_pool_id, prolog_bash_scripts, "
 					    "epilog_bash_scripts, config, scheduling, accounting, node_sets}",
 					    parts.v[i]);
@@ -793,6 +797,25 @@ static int mdc_check_node_sets(const json_object *sets, const struct mdc_hash *p
  * shares with it need no UTF-8 walk.  Cross-references (pools, the login
  * pool, the default partition) are looked up in indexes, so a cluster of
  * N partitions costs O(N). */
+/* The display name: up to 128 characters of any UTF-8 (the generated
+ * resource's limit, which this follows where the docs say otherwise). */
+static int mdc_check_display_name(const json_object *v, struct mdc_ctx *ctx)
+{
+	const unsigned char *s;
+	size_t n = 0;
+
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_string))
+		return mdc_rules_fail(ctx, "display_name", "display_name must be a string");
+	for (s = (const unsigned char *) json_object_get_string((json_object *) v); *s; s++)
+		n += (*s & 0xC0) != 0x80;	/* code points, not bytes */
+	if (n > 128)
+		return mdc_rules_fail(ctx, "display_name", "display_name is %zu characters long: at "
+				      "most 128 are allowed", n);
+	return 0;
+}
+
 static int mdc_validate(const json_object *cl, const json_object *prev, struct mdc_ctx *ctx)
 {
 	json_object *ss = mdc_slurm_spec(cl), *pools = mdc_json_get(cl, "node_pools");
@@ -807,7 +830,8 @@ static int mdc_validate(const json_object *cl, const json_object *prev, struct m
 		mdc_json_utf8_where(cl, path, sizeof(path));
 		return mdc_rules_fail(ctx, path, "%s: invalid UTF-8", *path ? path : "the cluster");
 	}
-	if ((rc = mdc_check_labels(mdc_json_get(cl, "labels"), ctx)) ||
+	if ((rc = mdc_check_display_name(mdc_json_get(cl, "display_name"), ctx)) ||
+	    (rc = mdc_check_labels(mdc_json_get(cl, "labels"), ctx)) ||
 	    (rc = mdc_check_pools(pools, ctx)) ||
 	    (rc = mdc_check_str_list(mdc_json_get(ss, "prolog_bash_scripts"),
 				     SS "prolog_bash_scripts", ctx)) ||

@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 9
+plan 13
 emu_up
 cat >"$TEST_DIR/gpu.json" <<'JSON'
 {
@@ -71,3 +71,14 @@ is "$(emu_curl "$EMU_CLUSTERS/g1" | jq -c '.nodePools[] | select(.id == "flex") 
 	6 "... with the new count"
 M --yes labels set team=ml >/dev/null 2>&1
 is "$(pools)" "$want" "a cluster label change keeps them too"
+
+# displayName is updatable in the published resource, up to 128 characters
+dn() { emu_curl -o "$TEST_DIR/dn.out" -w '%{http_code}' -X PATCH -H 'Content-Type: application/json' \
+	--data-binary "$(jq -nc --arg d "$1" '{displayName: $d}')" "$EMU_CLUSTERS/g1?updateMask=displayName"; }
+is "$(dn renamed)" 200 "a displayName update is accepted"
+emu_wait_op "$(jq -r .name "$TEST_DIR/dn.out")" >/dev/null
+is "$(emu_curl "$EMU_CLUSTERS/g1" | jq -r .displayName)" renamed "... and kept"
+is "$(dn "$(printf 'é%.0s' $(seq 128))")" 200 "128 characters (two bytes each) are allowed"
+emu_wait_op "$(jq -r .name "$TEST_DIR/dn.out")" >/dev/null
+is "$(dn "$(printf 'x%.0s' $(seq 129))") $(jq -r .error.message "$TEST_DIR/dn.out")" \
+	"400 display_name is 129 characters long: at most 128 are allowed" "129 are refused, naming the field"

@@ -75,9 +75,9 @@ is "$(code)" 400 "pipelineJobs.list: an unknown parameter is refused"
 
 # --- a PATCH without updateMask may not change a fixed field -----------------------
 cur=$(curl -sS "$EMU_CLUSTERS/c1")
-got=$(req PATCH "$EMU_CLUSTERS/c1" "$(jq -c '.displayName = "renamed"' <<<"$cur")")
+got=$(req PATCH "$EMU_CLUSTERS/c1" "$(jq -c '.runtimeSpec.serviceAccount = "x@p.iam.gserviceaccount.com"' <<<"$cur")")
 is "$(code) $(jq -r '.error.details[] | select(."@type" | endswith("BadRequest")) | .fieldViolations[0].field' <<<"$got")" \
-	"400 display_name" "no mask: changing display_name is a 400 naming the field"
+	"400 runtime_spec" "no mask: changing runtime_spec (immutable) is a 400 naming the field"
 got=$(req PATCH "$EMU_CLUSTERS/c1" "$(jq -c '.orchestratorSpec.slurmSpec.homeDirectoryStorage = "projects/p/x"' <<<"$cur")")
 like "$(code) $(jq -r .error.message <<<"$got")" "^400 field 'orchestrator_spec.slurm_spec.home_directory_storage' cannot be changed" \
 	"no mask: changing home_directory_storage is refused, named"

@@ -23,12 +23,12 @@ err() { jq -r '"\(.error.code) \(.error.status)"' <<<"$BODY"; }
 msg() { jq -r .error.message <<<"$BODY"; }
 
 # --- C1 allowed mask paths -------------------------------------------------------
-patch c1 "updateMask=display_name" '{"display_name":"x"}'
+patch c1 "updateMask=network" '{"network":{"network":"projects/p/global/networks/x"}}'
 is "$CODE $(err)" "400 400 INVALID_ARGUMENT" "C1: a mask path outside the list is INVALID_ARGUMENT"
-like "$(msg)" "invalid update mask path 'display_name'" "C1: the message names the path"
+like "$(msg)" "invalid update mask path 'network'" "C1: the message names the path"
 is "$(jq -r '.error.details[] | select(."@type" | endswith("BadRequest")) | .fieldViolations[0].field' <<<"$BODY")" \
 	update_mask "C1: BadRequest fieldViolation names update_mask"
-is "$(get c1 | jq -r .displayName)" "test cluster" "C1: the cluster is unchanged"
+is "$(get c1 | jq -r .network.network)" "projects/proj/global/networks/default" "C1: the cluster is unchanged"
 patch c1 "updateMask=orchestratorSpec.slurmSpec.config" '{"orchestratorSpec":{"slurmSpec":{"config":{"PriorityWeightAge":"10"}}}}'
 is "$CODE $(jq -r .response.orchestratorSpec.slurmSpec.config.PriorityWeightAge <<<"$BODY")" "200 10" \
 	"C1: lowerCamelCase mask path and body accepted"

@@ -103,7 +103,8 @@ static void test_mask_paths(void **state)
 	assert_string_equal(mdc_rules_mask_path("orchestratorSpec.slurmSpec.config"), SS "config");
 	assert_string_equal(mdc_rules_mask_path("nodePools"), "node_pools");
 	assert_string_equal(mdc_rules_mask_path(SS "node_sets"), SS "node_sets");
-	assert_null(mdc_rules_mask_path("display_name"));
+	assert_string_equal(mdc_rules_mask_path("displayName"), "display_name");
+	assert_null(mdc_rules_mask_path("network"));
 	assert_null(mdc_rules_mask_path("orchestrator_spec.slurm_spec"));
 	assert_null(mdc_rules_mask_path("config"));
 
