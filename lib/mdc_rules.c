@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <stdint.h>
+#include "mdc_buf.h"
 #include "mdc_hash.h"
 #include "mdc_json.h"
 #include "mdc_rules.h"
@@ -531,6 +532,77 @@ static const struct {
 	{ "machine_spec", "accelerator_count", 16 },
 };
 
+/* A node pool's enums, as the published resource lists them (magic-modules
+ * ModelDevelopmentCluster.yaml); a value outside is refused at request time
+ * as the service does. */
+static const struct mdc_pool_enum {
+	const char *obj, *field;	/* OBJ may be a dotted path; "" is the pool */
+	const char *const values[6];
+} mdc_pool_enums[] = {
+	{ "boot_disk", "boot_disk_type", { "pd-ssd", "pd-standard", "hyperdisk-balanced" } },
+	{ "", "provisioning_model", { "PROVISIONING_MODEL_UNSPECIFIED", "ON_DEMAND", "RESERVATION",
+				      "SPOT", "FLEX_START" } },
+	{ "machine_spec.reservation_affinity", "reservation_affinity_type",
+	  { "NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION" } },
+	{ "confidential_instance_config", "confidential_instance_type", { "SEV", "SEV_SNP", "TDX" } },
+};
+
+static int mdc_check_pool_enums(const json_object *p, const char *id, struct mdc_ctx *ctx)
+{
+	for (size_t i = 0; i < sizeof(mdc_pool_enums) / sizeof(mdc_pool_enums[0]); i++) {
+		const struct mdc_pool_enum *e = &mdc_pool_enums[i];
+		json_object *v = mdc_json_get(*e->obj ? mdc_json_get_path(p, e->obj) : p, e->field);
+		struct mdc_buf b = MDC_BUF_INIT;
+		bool ok = false;
+		int rc;
+
+		if (!v)
+			continue;
+		for (size_t k = 0; e->values[k] && json_object_is_type(v, json_type_string); k++)
+			ok = ok || !strcmp(json_object_get_string(v), e->values[k]);
+		if (ok)
+			continue;
+		for (size_t k = 0; e->values[k]; k++)
+			mdc_buf_addf(&b, "%s%s", k ? ", " : "", e->values[k]);
+		rc = mdc_rules_fail(ctx, "node_pools", "node pool '%s': invalid %s%s%s '%s': expected "
+				    "one of %s", id, e->obj, *e->obj ? "." : "", e->field,
+				    mdc_safe(json_object_get_string(v)), mdc_buf_str(&b));
+		mdc_buf_free(&b);
+		return rc;
+	}
+	return 0;
+}
+
+/* The provisioning model's constraints (same source): a GPU pool without a
+ * reservation affinity must name one; RESERVATION needs an affinity and
+ * ON_DEMAND, SPOT and FLEX_START refuse one; a flex-start duration is for
+ * FLEX_START only. */
+static int mdc_check_pool_provisioning(const json_object *p, const char *id, struct mdc_ctx *ctx)
+{
+	json_object *ms = mdc_json_get(p, "machine_spec");
+	const char *model = mdc_json_get_str(p, "provisioning_model", "");
+	bool gpu = *mdc_json_get_str(ms, "accelerator_type", "") ||
+		   mdc_json_get_int(ms, "accelerator_count", 0) > 0;
+	bool affinity = mdc_json_get(ms, "reservation_affinity") != NULL;
+	bool unset = !*model || !strcmp(model, "PROVISIONING_MODEL_UNSPECIFIED");
+
+	if (gpu && unset && !affinity)
+		return mdc_rules_fail(ctx, "node_pools", "node pool '%s' has GPUs and no reservation "
+				      "affinity: set provisioning_model (ON_DEMAND, SPOT or FLEX_START), "
+				      "or machine_spec.reservation_affinity for RESERVATION", id);
+	if (!strcmp(model, "RESERVATION") && !affinity)
+		return mdc_rules_fail(ctx, "node_pools", "node pool '%s': provisioning_model "
+				      "RESERVATION needs machine_spec.reservation_affinity", id);
+	if (affinity && !unset && strcmp(model, "RESERVATION"))
+		return mdc_rules_fail(ctx, "node_pools", "node pool '%s': machine_spec."
+				      "reservation_affinity cannot be set with provisioning_model %s", id,
+				      model);
+	if (mdc_json_get(p, "flex_start_max_duration") && strcmp(model, "FLEX_START"))
+		return mdc_rules_fail(ctx, "node_pools", "node pool '%s': flex_start_max_duration "
+				      "applies only with provisioning_model FLEX_START", id);
+	return 0;
+}
+
 /* *OUT = the integer at OBJ.FIELD (0 when absent); false if not one. */
 static bool mdc_json_count(const json_object *obj, const char *field, long long max,
 			   long long *out)
@@ -601,6 +673,9 @@ static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
 						      mdc_pool_numbers[k].max);
 		if (mdc_json_get(mdc_json_get(p, "scaling_spec"), "max_node_count") &&
 		    (rc = mdc_rules_check_node_counts(id, n[0], n[1], ctx)))
+			return rc;
+		if ((rc = mdc_check_pool_enums(p, id, ctx)) ||
+		    (rc = mdc_check_pool_provisioning(p, id, ctx)))
 			return rc;
 	}
 	return 0;

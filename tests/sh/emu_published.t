@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 13
+plan 19
 emu_up
 cat >"$TEST_DIR/gpu.json" <<'JSON'
 {
@@ -82,3 +82,23 @@ is "$(dn "$(printf 'é%.0s' $(seq 128))")" 200 "128 characters (two bytes each) 
 emu_wait_op "$(jq -r .name "$TEST_DIR/dn.out")" >/dev/null
 is "$(dn "$(printf 'x%.0s' $(seq 129))") $(jq -r .error.message "$TEST_DIR/dn.out")" \
 	"400 display_name is 129 characters long: at most 128 are allowed" "129 are refused, naming the field"
+
+# the published enums and provisioning constraints, refused at request time
+bad() { # bad JQ-EDIT: create g2 from the GPU example with an edit; the message
+	jq "$1" "$TEST_DIR/gpu.json" >"$TEST_DIR/bad.json"
+	emu_curl -X POST -H 'Content-Type: application/json' --data-binary @"$TEST_DIR/bad.json" \
+		"$EMU_CLUSTERS?model_development_cluster_id=g2" | jq -r '.error.message // "accepted"'
+}
+like "$(bad '.nodePools[2].bootDisk = {bootDiskType: "pd-balanced"}')" \
+	"node pool 'login': invalid boot_disk.boot_disk_type 'pd-balanced': expected one of pd-ssd, pd-standard, hyperdisk-balanced" \
+	"an unknown boot disk type is refused with the list"
+like "$(bad '.nodePools[1].provisioningModel = "PREEMPTIBLE"')" "invalid provisioning_model 'PREEMPTIBLE'" \
+	"an unknown provisioning model is refused"
+like "$(bad '.nodePools[1] |= del(.provisioningModel, .flexStartMaxDuration)')" \
+	"node pool 'flex' has GPUs and no reservation affinity: set provisioning_model" \
+	"a GPU pool without a reservation affinity must set a provisioning model"
+like "$(bad '.nodePools[0].provisioningModel = "SPOT"')" \
+	"reservation_affinity cannot be set with provisioning_model SPOT" "SPOT with a reservation affinity is refused"
+like "$(bad '.nodePools[1].provisioningModel = "SPOT"')" \
+	"flex_start_max_duration applies only with provisioning_model FLEX_START" "a flex duration outside FLEX_START is refused"
+is "$(emu_curl -o /dev/null -w '%{http_code}' "$EMU_CLUSTERS/g2")" 404 "no refused create left a cluster"
