@@ -58,7 +58,9 @@ ok "scontrol ping answers" scontrol ping
 ok "squeue still works" squeue
 
 # the live file is accepted by the controller too, and it says so
+start=$(date +%s%N)
 out=$("$MDCCTL" conf check "$SLURM_CONF" 2>&1); rc=$?
+diag "conf check of the live file, slurmctld's start-up included: $((($(date +%s%N) - start) / 1000000)) ms"
 is "$rc" "$EXIT_OK" "conf check of the live file passes"
 like "$out" "slurmctld's start-up \\(" "its checks name slurmctld's start-up"
 
