@@ -11,6 +11,8 @@
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -543,6 +545,250 @@ static int collect_words(const char *out, const char *tmpdir, struct mdc_slurmch
 	return rc ? MDC_ERR_NOMEM : 0;
 }
 
+/* ---- slurmctld's own start-up (the controller's verdict) ----------------
+ *
+ * The client parser above does not run slurmctld's validation (removed
+ * options such as FastSchedule, plugin init, node/partition checks are
+ * fatal only there).  So the release's slurmctld reads the file too, in a
+ * sandbox: new net, UTS and pid namespaces (no route to, and no port of,
+ * the running cluster; its hostname set to SlurmctldHost so that it is the
+ * controller; killing unshare kills everything inside), with its state,
+ * pid and log paths rewritten into our scratch directory.  It dies with a
+ * fatal: refused with its words; it listens (its RPC manager, started
+ * after its plugins' init): accepted, and killed.
+ */
+
+#define CTLD_UP "MDC-CTLD-UP"
+#define CTLD_EXIT "MDC-CTLD-EXIT "
+
+/* Run inside the namespaces: $1 hostname, $2 slurmctld, $3 conf, $4 its
+ * output.  A non-loopback address on lo: getaddrinfo's AI_ADDRCONFIG
+ * finds no address to listen on otherwise.  Its LISTEN socket shows in
+ * /proc/net/tcp* of this namespace only. */
+static const char ctld_script[] =
+	"hostname \"$1\" || exit 97\n"
+	"ip link set lo up && ip addr add 192.0.2.1/32 dev lo || exit 98\n"
+	"\"$2\" -D -c -i -f \"$3\" >\"$4\" 2>&1 </dev/null &\n"
+	"p=$!\n"
+	"while kill -0 $p 2>/dev/null; do\n"
+	"  if grep -qs ' 0A ' /proc/net/tcp /proc/net/tcp6; then\n"
+	"    echo " CTLD_UP "; cat \"$4\"; kill -9 $p; exit 0; fi\n"
+	"  sleep 0.005\n"
+	"done\n"
+	"wait $p; echo \"" CTLD_EXIT "$?\"; cat \"$4\"\n";
+
+const char *mdc_slurmcheck_slurmctld(char *buf, size_t bufsz)
+{
+	static const char *const paths[] = {
+		"/usr/sbin/slurmctld", "/usr/local/sbin/slurmctld", "/opt/slurm/sbin/slurmctld",
+	};
+	const char *env = getenv("MDC_SLURMCTLD");
+	int n;
+
+	if (!buf || !bufsz)
+		return NULL;
+	/* set (even empty): that program or none */
+	if (env) {
+		n = snprintf(buf, bufsz, "%s", env);
+		return *env && (size_t) n < bufsz && !access(buf, X_OK) ? buf : NULL;
+	}
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		n = snprintf(buf, bufsz, "%s", paths[i]);
+		if ((size_t) n < bufsz && !access(buf, X_OK))
+			return buf;
+	}
+	return NULL;
+}
+
+/* Keys slurmctld writes to or takes its identity from: rewritten into
+ * DIR (NULL value: the running user). */
+static const struct { const char *key, *file; } ctld_paths[] = {
+	{ "StateSaveLocation", "state" }, { "SlurmctldPidFile", "ctld.pid" },
+	{ "SlurmctldLogFile", "ctld.log" }, { "SlurmSchedLogFile", "sched.log" },
+	{ "SlurmdSpoolDir", "spool" }, { "SlurmdPidFile", "slurmd.pid" },
+	{ "SlurmdLogFile", "slurmd.log" }, { "SlurmUser", NULL },
+};
+
+static bool line_key(const char *l, size_t n, const char *key)
+{
+	size_t k = strlen(key);
+
+	while (n && (*l == ' ' || *l == '\t'))
+		l++, n--;
+	return n > k && !strncasecmp(l, key, k) && l[k] == '=';
+}
+
+/* TEXT for the sandbox in DIR (its path keys rewritten), and the
+ * controller's host name in HOST. */
+static int ctld_conf(const char *text, const char *dir, struct mdc_buf *out, char *host,
+		     size_t hostsz)
+{
+	const struct passwd *pw = getpwuid(geteuid());
+	const char *p = text;
+	int rc = 0;
+
+	*host = '\0';
+	while (*p && !rc) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t) (nl - p) : strlen(p);
+		bool drop = false;
+
+		for (size_t i = 0; i < sizeof(ctld_paths) / sizeof(ctld_paths[0]); i++)
+			drop = drop || line_key(p, n, ctld_paths[i].key);
+		if (!*host && (line_key(p, n, "SlurmctldHost") || line_key(p, n, "ControlMachine"))) {
+			const char *v = memchr(p, '=', n) + 1;
+
+			snprintf(host, hostsz, "%.*s", (int) strcspn(v, "(, \t\r\n#"), v);
+		}
+		if (!drop)
+			rc = mdc_buf_add(out, p, n) || mdc_buf_addc(out, '\n');
+		p = nl ? nl + 1 : p + n;
+	}
+	for (size_t i = 0; !rc && i < sizeof(ctld_paths) / sizeof(ctld_paths[0]); i++)
+		rc = ctld_paths[i].file ?
+		     mdc_buf_addf(out, "%s=%s/%s\n", ctld_paths[i].key, dir, ctld_paths[i].file) :
+		     pw ? mdc_buf_addf(out, "%s=%s\n", ctld_paths[i].key, pw->pw_name) : 0;
+	return rc ? MDC_ERR_NOMEM : 0;
+}
+
+/* Remove the sandbox PATH: its files and directories (slurmctld's state
+ * dir), never following a link. */
+static void rm_tree(const char *path, int depth)
+{
+	DIR *d = depth < 4 ? opendir(path) : NULL;
+	struct dirent *e;
+	struct stat st;
+
+	while (d && (e = readdir(d))) {
+		char *sub;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    !(sub = mdc_path_join(path, e->d_name)))
+			continue;
+		if (!lstat(sub, &st) && S_ISDIR(st.st_mode))
+			rm_tree(sub, depth + 1);
+		else
+			unlink(sub);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
+}
+
+/* slurmctld's fatal: lines (else its last error: line) into RES. */
+static int ctld_words(const char *out, const char *dir, int status, struct mdc_slurmcheck *res)
+{
+	struct mdc_strv lines = MDC_STRV_INIT, words = MDC_STRV_INIT;
+	char last[1024] = "";
+	int rc = 0;
+
+	if (mdc_strv_split(&lines, out, "\n"))
+		return MDC_ERR_NOMEM;
+	for (size_t i = 0; !rc && i < lines.n; i++) {
+		char *f = strstr(lines.v[i], "fatal: "), *e = strstr(lines.v[i], "error: "), *t;
+		char buf[1024];
+
+		if (!f && !e)
+			continue;
+		snprintf(buf, sizeof(buf), "%s", f ? f : e);
+		while ((t = strstr(buf, dir))) {
+			size_t n = strlen(dir);
+
+			memmove(t, t + n + (t[n] == '/'), strlen(t + n + (t[n] == '/')) + 1);
+		}
+		mdc_trim(buf);
+		if (f && !mdc_strv_has(&words, buf))
+			rc = mdc_strv_push(&words, buf);
+		else if (!f)
+			snprintf(last, sizeof(last), "%s", buf);
+	}
+	if (!rc && !words.n)
+		rc = *last ? mdc_strv_pushf(&words, "stopped at start-up (exit %d) after: %s", status,
+					    last)
+			   : mdc_strv_pushf(&words, "stopped at start-up (exit %d)", status);
+	for (size_t i = 0; !rc && i < words.n; i++)
+		rc = mdc_strv_pushf(&res->errors, "slurmctld: %s", words.v[i]) ||
+		     (!mdc_strv_has(&res->slurm_words, words.v[i]) &&
+		      mdc_strv_pushf(&res->slurm_words, "slurmctld: %s", words.v[i]));
+	mdc_strv_free(&lines);
+	mdc_strv_free(&words);
+	return rc ? MDC_ERR_NOMEM : 0;
+}
+
+/* slurmctld's verdict on TEXT, in a sandbox under DIR. */
+static int run_ctld(const char *text, const char *dir, double timeout, struct mdc_slurmcheck *res)
+{
+	char cbuf[4096], host[256];
+	const char *ctld = mdc_slurmcheck_slurmctld(cbuf, sizeof(cbuf));
+	struct mdc_run_opts ro = { .out_cap = 256 * 1024, .timeout_s = timeout, .merge_err = true,
+				   .search_path = true, .null_stdio = true };
+	struct mdc_buf conf = MDC_BUF_INIT, out = MDC_BUF_INIT;
+	struct mdc_run_result rr;
+	struct mdc_ctx lctx;
+	char *sdir = NULL, *cpath = NULL, *opath = NULL;
+	const char *o, *env = getenv("MDC_SLURMCTLD");
+	int rc = 0;
+
+	if (!ctld) {
+		res->ctld_skipped = strdup(!env ? "slurmctld is not installed (Debian: slurmctld)"
+					   : !*env ? "turned off (MDC_SLURMCTLD is empty)"
+					   : "MDC_SLURMCTLD names no executable");
+		return res->ctld_skipped ? 0 : MDC_ERR_NOMEM;
+	}
+	if (!(sdir = mdc_path_join(dir, "ctld")) || !(cpath = mdc_path_join(sdir, "slurm.conf")) ||
+	    !(opath = mdc_path_join(sdir, "out"))) {
+		rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	mdc_ctx_clear(&lctx);
+	if (mkdir(sdir, 0700) || (rc = ctld_conf(text, sdir, &conf, host, sizeof(host))) ||
+	    mdc_write_file_scratch(cpath, mdc_buf_str(&conf), conf.len, 0600, &lctx)) {
+		if (!rc && !(res->ctld_skipped = strdup("cannot write slurmctld's sandbox")))
+			rc = MDC_ERR_NOMEM;
+		goto out;
+	}
+	{
+		char *argv[] = { "unshare", "--net", "--uts", "--pid", "--fork", "--kill-child",
+				 "bash", "-c", (char *) ctld_script, "mdc-ctldcheck",
+				 *host ? host : "localhost", (char *) ctld, cpath, opath, NULL };
+
+		rc = mdc_run(argv, &ro, &out, NULL, &rr, &lctx);
+	}
+	if (rc) {
+		rc = rc == MDC_ERR_NOMEM ? rc : (res->ctld_skipped = strdup(lctx.msg)) ? 0 : MDC_ERR_NOMEM;
+		goto out;
+	}
+	o = mdc_buf_str(&out);
+	if (mdc_startswith(o, CTLD_UP)) {
+		res->ran_ctld = true;
+	} else if (mdc_startswith(o, CTLD_EXIT)) {
+		res->ran_ctld = true;
+		rc = ctld_words(o, sdir, atoi(o + strlen(CTLD_EXIT)), res);
+	} else {
+		char m[512];
+
+		if (rr.timed_out)
+			snprintf(m, sizeof(m), "slurmctld did not start in %.0f s", timeout);
+		else
+			snprintf(m, sizeof(m), "cannot sandbox slurmctld (unshare --net --uts --pid, "
+				 "ip): exit %d: %.300s", rr.status, o);
+		if (!(res->ctld_skipped = strdup(m)))
+			rc = MDC_ERR_NOMEM;
+		else
+			mdc_trim(res->ctld_skipped);
+	}
+out:
+	if (sdir)
+		rm_tree(sdir, 0);
+	free(sdir);
+	free(cpath);
+	free(opath);
+	mdc_buf_free(&conf);
+	mdc_buf_free(&out);
+	return rc;
+}
+
 /* A helper started ahead of its file (mdc_slurmcheck_prestart), and the
  * library it loads.  One per process, for single-threaded tools. */
 static struct {
@@ -747,6 +993,9 @@ static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 	if ((rc = mdc_write_file_scratch(path, mdc_buf_str(&conf), conf.len, 0600, ctx)))
 		goto out;
 	rc = run_slurm(lib, path, dir, o->timeout_s > 0 ? o->timeout_s : 15, res);
+	/* the parser refused it: slurmctld would too, no need to ask */
+	if (!rc && res->ran_slurm && !res->errors.n)
+		rc = run_ctld(mdc_buf_str(&conf), dir, o->timeout_s > 0 ? o->timeout_s : 15, res);
 out:
 	if (path)
 		unlink(path);
@@ -783,9 +1032,17 @@ int mdc_slurmcheck_format_checks(const struct mdc_slurmcheck *res, struct mdc_bu
 {
 	char lib[4096];
 
+	char ctld[4096];
+
+	if (res->ran_slurm && res->ran_ctld)
+		return mdc_buf_addf(out, "checks: ours, Slurm's (%s), slurmctld's start-up (%s)",
+				    mdc_slurmcheck_library(lib, sizeof(lib)) ? lib : "?",
+				    mdc_slurmcheck_slurmctld(ctld, sizeof(ctld)) ? ctld : "?");
 	if (res->ran_slurm)
-		return mdc_buf_addf(out, "checks: ours, Slurm's (%s)",
-				    mdc_slurmcheck_library(lib, sizeof(lib)) ? lib : "?");
+		return mdc_buf_addf(out, "checks: ours, Slurm's (%s); slurmctld's start-up was "
+				    "skipped: %s", mdc_slurmcheck_library(lib, sizeof(lib)) ? lib : "?",
+				    res->ctld_skipped ? res->ctld_skipped :
+				    res->errors.n ? "Slurm's parser already refused the file" : "?");
 	return mdc_buf_addf(out, "checks: ours; Slurm's check was skipped: %s",
 			    res->slurm_skipped ? res->slurm_skipped : "?");
 }
@@ -930,6 +1187,13 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		rc = mdc_nomem(ctx);
 		goto out;
 	}
+	else if (now.ran_slurm && !now.ran_ctld && !errs.n &&
+		 mdc_strv_pushf(warnings, "slurmctld's check was skipped: %s; only the client "
+				"parser judged the file, not the controller", now.ctld_skipped ?
+				now.ctld_skipped : "?")) {
+		rc = mdc_nomem(ctx);
+		goto out;
+	}
 	if (errs.n) {
 		struct mdc_buf m = MDC_BUF_INIT;
 		const char *slurm_said = now.slurm_words.n ? now.slurm_words.v[0] : NULL;
@@ -940,9 +1204,11 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		/* ours first: it says what to write; then Slurm's own words */
 		mdc_buf_addf(&m, "refused: the slurm.conf this change produces would break Slurm: %s",
 			     errs.v[0]);
-		if (slurm_said && !mdc_startswith(errs.v[0], "Slurm: "))
+		if (slurm_said && !mdc_startswith(errs.v[0], "Slurm: ") &&
+		    !mdc_startswith(errs.v[0], "slurmctld: "))
 			mdc_buf_addf(&m, " (Slurm says: %s)", slurm_said);
-		mdc_buf_addf(&m, "; nothing was sent%s", mdc_startswith(errs.v[0], "Slurm: ") ?
+		mdc_buf_addf(&m, "; nothing was sent%s", mdc_startswith(errs.v[0], "Slurm: ") ||
+			     mdc_startswith(errs.v[0], "slurmctld: ") ?
 			     ": fix the value Slurm names and try again (mdcctl conf check FILE "
 			     "shows the same verdict)" : "");
 		rc = mdc_fail(ctx, MDC_ERR_REFUSED, "%s", m.len ? mdc_buf_str(&m) : errs.v[0]);
@@ -967,6 +1233,8 @@ void mdc_slurmcheck_free(struct mdc_slurmcheck *res)
 		return;
 	free(res->slurm_skipped);
 	res->slurm_skipped = NULL;
+	free(res->ctld_skipped);
+	res->ctld_skipped = NULL;
 	mdc_strv_free(&res->errors);
 	mdc_strv_free(&res->warnings);
 	mdc_strv_free(&res->slurm_words);

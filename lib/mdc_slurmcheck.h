@@ -3,7 +3,12 @@
  * words and the cross-key rules of Slurm's read_config.c and slurmctld,
  * with messages that say what to write) and then by the installed Slurm's
  * own parser, libslurmfull's slurm_conf_init() in config-test mode, run in
- * the helper program mdc-slurmcheck with a time bound.  An error refuses the change.
+ * the helper program mdc-slurmcheck with a time bound, and last by the
+ * release's slurmctld starting on it in a sandbox (no network, scratch
+ * state/pid/log paths; its fatal: lines refuse: options only the
+ * controller validates, such as the removed FastSchedule).  An error
+ * refuses the change.  slurmctld is $MDC_SLURMCTLD (set, even empty: that
+ * or none) or the installed one; without it the verdict says so.
  * (owner: verdict)
  *
  * libslurmfull is looked up in $MDC_LIBSLURMFULL, Slurm's plugin directory
@@ -41,9 +46,12 @@ struct mdc_slurmcheck {
 	struct mdc_strv errors;		/* ours ("Key='v': ...") then Slurm's ("slurm: ...") */
 	struct mdc_strv warnings;
 	struct mdc_strv slurm_words;	/* Slurm's own error/fatal lines, as it wrote them */
+	bool ran_ctld;			/* slurmctld started on it in a sandbox */
+	char *ctld_skipped;		/* why it did not (malloc'ed), or NULL */
 };
 
-#define MDC_SLURMCHECK_INIT { false, false, NULL, MDC_STRV_INIT, MDC_STRV_INIT, MDC_STRV_INIT }
+#define MDC_SLURMCHECK_INIT { false, false, NULL, MDC_STRV_INIT, MDC_STRV_INIT, MDC_STRV_INIT, \
+			      false, NULL }
 
 /* Judge slurm.conf TEXT (NAME in messages).  Returns 0 whatever the
  * verdict (read RES->errors), or MDC_ERR_NOMEM/MDC_ERR_IO.  RES is always
@@ -85,6 +93,9 @@ const char *mdc_slurmcheck_library(char *buf, size_t bufsz);
  * bytes; no shared state, mdcd's threads call this) and returned, NULL
  * when none is executable. */
 const char *mdc_slurmcheck_helper(char *buf, size_t bufsz);
+
+/* The slurmctld that judges the file (see above), in BUF, or NULL. */
+const char *mdc_slurmcheck_slurmctld(char *buf, size_t bufsz);
 
 /* "checks: ours, Slurm's (PATH)" or "checks: ours; Slurm's skipped: why"
  * appended to OUT. */

@@ -140,6 +140,7 @@ static int verdict(struct mdcctl *g, const char *path, unsigned flags, const str
 		json_object_object_add(e, "verdict_warnings", warns);
 		json_object_object_add(e, "checks", json_object_new_string(mdc_buf_str(&checks)));
 		json_object_object_add(e, "slurm_checked", json_object_new_boolean(res.ran_slurm));
+		json_object_object_add(e, "slurmctld_checked", json_object_new_boolean(res.ran_ctld));
 	}
 	rc = res.errors.n && !lenient ? MDC_ERR_PARSE : 0;
 out:
