@@ -27,6 +27,7 @@
  * path: two stat() calls per job, a re-read only after a change.
  */
 #include "config.h"
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -344,17 +345,31 @@ out:
 	return rc;
 }
 
+/* Both entry points leave errno as they found it: slurmctld 22.05's
+ * _update_job reads errno after a partition change (_retrieve_new_assoc
+ * returns NULL without setting it when there is no accounting), so the
+ * ENOENT of our stat() of an absent mdc.conf became the refusal "No such
+ * file or directory" of an admin's `scontrol update Partition=` (issue 24
+ * item 4). */
 int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
-	return js_check(job_desc, submit_uid, "job submission", true, err_msg);
+	int saved = errno, rc;
+
+	rc = js_check(job_desc, submit_uid, "job submission", true, err_msg);
+	errno = saved;
+	return rc;
 }
 
 /* 22.05 gives job_modify no err_msg: the refusal is logged and the user
  * sees "Invalid partition name specified". */
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
 {
+	int saved = errno, rc;
+
 	(void) job_ptr;
 	if (!job_desc->partition)
 		return SLURM_SUCCESS;
-	return js_check(job_desc, submit_uid, "partition change", false, NULL);
+	rc = js_check(job_desc, submit_uid, "partition change", false, NULL);
+	errno = saved;
+	return rc;
 }
