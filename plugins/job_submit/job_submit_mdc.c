@@ -287,6 +287,19 @@ static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
 		return -1;
 	if (!pol.wait)
 		return 0;
+	/* a fall-back to a partition the job cannot run in would strand it:
+	 * slurmctld moves it there, then refuses (issue 24 item 3) */
+	if (pol.action == MDC_JOBS_FALL_BACK && js_set) {
+		struct mdc_managed_job job = {
+			.uid = d->user_id, .gid = d->group_id, .account = d->account, .qos = d->qos,
+		};
+
+		if (mdc_managed_access(js_set, pol.fallback, &job, slurm_conf.slurm_user_id, ctx)) {
+			mdc_ctx_prefix(ctx, "fallback partition '%s' would not run the job",
+				       pol.fallback);
+			return -1;
+		}
+	}
 	if (!(comment = mdc_jobs_comment_with(d->admin_comment, &pol))) {
 		mdc_nomem(ctx);
 		goto out;
