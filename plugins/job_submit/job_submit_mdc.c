@@ -12,8 +12,9 @@
  * Job wait policy (mdc_jobs.h): the --mdc-wait-time / --mdc-on-timeout /
  * --mdc-fallback-partition options spank_mdc puts in the job control
  * environment, over the JobWaitDefault of mdc.conf for the job's
- * partition, checked (JobWaitMax, the fallback partition is managed and
- * not one the job asks for) and recorded in the job's AdminComment as
+ * partition, checked (JobWaitMax, the fallback partition is managed, not
+ * one the job asks for, and lets the job's user in: mdc_managed_access)
+ * and recorded in the job's AdminComment as
  * "mdc:wait=SECS,on-timeout=ACTION[,fallback=PART]" for the enforcer
  * (mdcctl jobs enforce).  A bad policy is refused in both modes.
  *
