@@ -112,17 +112,100 @@ static int jobs_array_errors(const job_array_resp_msg_t *r, bool *gone)
 	return 0;
 }
 
+/* One update RPC of job (or array tasks) ID; 0 or the error. */
+static int jobs_update_rpc(job_desc_msg_t *d, const char *arr, bool *gone)
+{
+	job_array_resp_msg_t *resp = NULL;
+	int err = 0;
+
+	*gone = false;
+	if (arr) {
+		/* the array's tasks answer one by one */
+		d->job_id = NO_VAL;
+		d->job_id_str = (char *) arr;
+		if (slurm_update_job2(d, &resp) != SLURM_SUCCESS)
+			err = slurm_get_errno();
+		else
+			err = jobs_array_errors(resp, gone);
+		slurm_free_job_array_resp(resp);
+	} else if (slurm_update_job(d) != SLURM_SUCCESS) {
+		err = slurm_get_errno();
+	}
+	return err;
+}
+
+/* A refused update may still have changed the job: slurmctld applies an
+ * update field by field and stops at the first refusal.  22.05 sets the
+ * AdminComment and the partition, then job_limits_check() refuses ("Requested
+ * partition configuration not available now", e.g. the user is not in the
+ * partition's AllowGroups), and the job pends there for ever
+ * (PartitionConfig), recorded as fallen back (issue 24 item 3).  Read the
+ * job again and put back what changed; append to E->msg what the job's
+ * state is now. */
+static void jobs_undo(const slurm_job_info_t *job, const char *arr, struct mdc_jobs_entry *e)
+{
+	job_info_msg_t *m = NULL;
+	const slurm_job_info_t *now = NULL;
+	job_desc_msg_t d;
+	size_t len = strlen(e->msg);
+	char *was_part = job->partition ? job->partition : "";
+	bool moved, commented, gone;
+	int err;
+
+	if (slurm_load_job(&m, job->job_id, SHOW_ALL) != SLURM_SUCCESS) {
+		snprintf(e->msg + len, sizeof(e->msg) - len,
+			 "; cannot read the job again to see what changed");
+		return;
+	}
+	for (uint32_t i = 0; i < m->record_count && !now; i++)
+		if (m->job_array[i].job_id == job->job_id)
+			now = &m->job_array[i];
+	if (!now) {
+		slurm_free_job_info_msg(m);
+		return;
+	}
+	moved = strcmp(now->partition ? now->partition : "", was_part) != 0;
+	commented = strcmp(now->admin_comment ? now->admin_comment : "",
+			   job->admin_comment ? job->admin_comment : "") != 0;
+	if (!moved && !commented) {
+		snprintf(e->msg + len, sizeof(e->msg) - len, "; the job stays in %.60s",
+			 was_part);
+		slurm_free_job_info_msg(m);
+		return;
+	}
+	slurm_init_job_desc_msg(&d);
+	d.job_id = job->job_id;
+	if (commented)
+		d.admin_comment = job->admin_comment ? job->admin_comment : "";
+	if (moved)
+		d.partition = was_part;
+	err = jobs_update_rpc(&d, arr, &gone);
+	if (!err && moved)
+		snprintf(e->msg + len, sizeof(e->msg) - len,
+			 "; slurmctld had moved it to %.60s anyway: moved back to %.60s",
+			 now->partition ? now->partition : "", was_part);
+	else if (!err)
+		snprintf(e->msg + len, sizeof(e->msg) - len,
+			 "; the job stays in %.60s (its AdminComment put back)", was_part);
+	else
+		snprintf(e->msg + len, sizeof(e->msg) - len,
+			 "; slurmctld changed it anyway (partition %.60s) and it cannot be "
+			 "put back: %.80s", now->partition ? now->partition : "",
+			 slurm_strerror(err));
+	slurm_free_job_info_msg(m);
+}
+
 /* Update JOB's AdminComment (and Partition if PART): one RPC.  0 done,
- * 1 the job is gone (jobs_gone), -1 failed (E->msg says why). */
+ * 1 the job is gone (jobs_gone), -1 failed (E->msg says why, and what
+ * the job is now: jobs_undo). */
 static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy *p,
 		       const char *part, struct mdc_jobs_entry *e)
 {
 	job_desc_msg_t d;
-	job_array_resp_msg_t *resp = NULL;
 	char *comment = mdc_jobs_comment_with(job->admin_comment, p), id[512];
 	const char *arr = jobs_array_target(job, id, sizeof(id));
 	bool gone = false;
-	int rc = 0, err = 0;
+	int rc = 0, err;
 
 	if (!comment) {
 		snprintf(e->msg, sizeof(e->msg), "out of memory");
@@ -132,23 +215,17 @@ static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy
 	d.job_id = job->job_id;
 	d.admin_comment = comment;
 	d.partition = (char *) part;
-	if (arr) {
-		/* the array's tasks answer one by one */
-		d.job_id = NO_VAL;
-		d.job_id_str = (char *) arr;
-		if (slurm_update_job2(&d, &resp) != SLURM_SUCCESS)
-			err = slurm_get_errno();
-		else
-			err = jobs_array_errors(resp, &gone);
-		slurm_free_job_array_resp(resp);
-	} else if (slurm_update_job(&d) != SLURM_SUCCESS) {
-		err = slurm_get_errno();
-	}
+	err = jobs_update_rpc(&d, arr, &gone);
 	if (err && jobs_gone(err)) {
 		rc = 1;
 	} else if (err) {
-		snprintf(e->msg, sizeof(e->msg), "cannot update job %.80s: %.120s", id,
-			 slurm_strerror(err));
+		if (part)
+			snprintf(e->msg, sizeof(e->msg), "cannot move job %.80s to partition %.60s: %.120s",
+				 id, part, slurm_strerror(err));
+		else
+			snprintf(e->msg, sizeof(e->msg), "cannot update job %.80s: %.120s", id,
+				 slurm_strerror(err));
+		jobs_undo(job, arr, e);
 		rc = -1;
 	} else if (gone) {
 		rc = 1;

@@ -159,7 +159,7 @@ struct mdc_jobs_entry {
 	time_t since;			/* eligible time, else submit time */
 	long remaining;			/* seconds; <= 0: the wait is over */
 	enum mdc_jobs_verdict verdict;
-	char msg[256];			/* why, for FAILED / BAD_RECORD */
+	char msg[512];			/* why, for FAILED / BAD_RECORD */
 };
 
 struct mdc_jobs_stats {

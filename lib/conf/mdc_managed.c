@@ -2,6 +2,9 @@
  * share.  (owner: plugins) */
 #include "config.h"
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,6 +20,7 @@ void mdc_managed_free(struct mdc_managed *m)
 	mdc_strv_free(&m->parts);
 	free(m->default_part);
 	free(m->index);
+	sc_conf_free(m->conf);
 	free(m);
 }
 
@@ -114,12 +118,122 @@ int mdc_managed_load(const char *path, struct mdc_managed **out, struct mdc_ctx 
 			}
 		}
 	}
+	m->conf = conf;
+	conf = NULL;
 	*out = m;
 	m = NULL;
 out:
 	mdc_managed_free(m);
 	sc_conf_free(conf);
 	return rc;
+}
+
+/* KEY of partition record R, else of the PartitionName=DEFAULT line
+ * before it (Slurm applies the last one above), else NULL. */
+static const char *mdc_managed_part_get(const struct sc_conf *c, size_t ri, const char *key)
+{
+	const char *v = sc_record_get(&c->recs[ri], key);
+
+	for (size_t i = ri; !v && i-- > 0;)
+		if (c->recs[i].type == SC_REC_PARTITION && c->recs[i].is_default)
+			v = sc_record_get(&c->recs[i], key);
+	return v;
+}
+
+/* Is WORD in the comma list LIST? */
+static bool mdc_managed_in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, word, n))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* Is UID (primary group GID) in one of the groups of LIST? */
+static bool mdc_managed_in_groups(const char *list, uid_t uid, gid_t gid)
+{
+	struct passwd pw, *pwp = NULL;
+	char buf[4096];
+	gid_t groups[256];
+	int ng = (int) (sizeof(groups) / sizeof(groups[0]));
+
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &pwp) || !pwp)
+		return false;
+	if (getgrouplist(pw.pw_name, gid, groups, &ng) < 0)
+		ng = (int) (sizeof(groups) / sizeof(groups[0]));
+	for (const char *p = list; p && *p;) {
+		size_t len = strcspn(p, ",");
+		char name[256];
+		struct group gr, *grp = NULL;
+		char gbuf[8192];
+
+		snprintf(name, sizeof(name), "%.*s", (int) len, p);
+		p += len + (p[len] == ',');
+		if (getgrnam_r(name, &gr, gbuf, sizeof(gbuf), &grp) || !grp)
+			continue;
+		for (int i = 0; i < ng; i++)
+			if (groups[i] == grp->gr_gid)
+				return true;
+	}
+	return false;
+}
+
+int mdc_managed_access(const struct mdc_managed *m, const char *part,
+		       const struct mdc_managed_job *job, uid_t slurm_uid, struct mdc_ctx *ctx)
+{
+	/* an allow list and a deny list per value the job names */
+	const struct {
+		const char *allow, *deny, *what, *val;
+	} lists[] = {
+		{ "AllowAccounts", "DenyAccounts", "account", job->account },
+		{ "AllowQos", "DenyQos", "QOS", job->qos },
+	};
+	const struct sc_conf *c = m ? m->conf : NULL;
+	size_t ri = 0;
+	bool found = false, admin = job->uid == 0 || job->uid == slurm_uid;
+	const char *v;
+
+	for (size_t i = 0; c && i < c->nrecs; i++)
+		if (c->recs[i].type == SC_REC_PARTITION && !c->recs[i].is_default &&
+		    c->recs[i].name && !strcmp(c->recs[i].name, part)) {
+			ri = i;
+			found = true;
+		}
+	if (!found)
+		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "partition '%s' is not in the managed slurm.conf",
+				part);
+	v = mdc_managed_part_get(c, ri, "State");
+	if (v && strcasecmp(v, "UP"))
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "partition '%s' is State=%s: its jobs do not run",
+				part, v);
+	v = mdc_managed_part_get(c, ri, "RootOnly");
+	if (v && mdc_managed_yes(v) && !admin)
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "partition '%s' is RootOnly=YES", part);
+	v = mdc_managed_part_get(c, ri, "AllowGroups");
+	if (v && *v && strcasecmp(v, "ALL") && !admin &&
+	    !mdc_managed_in_groups(v, job->uid, job->gid))
+		return mdc_fail(ctx, MDC_ERR_REFUSED,
+				"uid %u is in none of the AllowGroups=%s of partition '%s'",
+				(unsigned) job->uid, v, part);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		if (!lists[i].val || !*lists[i].val)
+			continue;
+		v = mdc_managed_part_get(c, ri, lists[i].allow);
+		if (v && *v && strcasecmp(v, "ALL") && !mdc_managed_in_list(v, lists[i].val))
+			return mdc_fail(ctx, MDC_ERR_REFUSED, "%s '%s' is not in the %s=%s of partition '%s'",
+					lists[i].what, lists[i].val, lists[i].allow, v, part);
+		v = mdc_managed_part_get(c, ri, lists[i].deny);
+		if (v && mdc_managed_in_list(v, lists[i].val))
+			return mdc_fail(ctx, MDC_ERR_REFUSED, "%s '%s' is in the %s=%s of partition '%s'",
+					lists[i].what, lists[i].val, lists[i].deny, v, part);
+	}
+	return 0;
 }
 
 bool mdc_managed_has(const struct mdc_managed *m, const char *name)

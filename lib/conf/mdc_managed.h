@@ -13,6 +13,7 @@
 
 #include "mdc_err.h"
 #include "mdc_str.h"
+#include <sys/types.h>
 
 #define MDC_MANAGED_SLURM_CONF "/etc/slurm/slurm.conf"
 #define MDC_MANAGED_MDC_CONF "/etc/slurm/mdc.conf"
@@ -27,6 +28,17 @@ struct mdc_managed {
 	 * checking stay linear at tens of thousands of partitions */
 	const char **index;
 	size_t index_cap;		/* a power of two, > 2 x parts.n */
+	struct sc_conf *conf;		/* the parsed file: mdc_managed_access */
+};
+
+struct sc_conf;
+
+/* The job of mdc_managed_access: its user, and the account / QOS it
+ * names (NULL: not named, not checked: only slurmctld knows the default). */
+struct mdc_managed_job {
+	uid_t uid;
+	gid_t gid;
+	const char *account, *qos;
 };
 
 /* Read the partitions of the slurm.conf at PATH (Include files followed;
@@ -47,6 +59,15 @@ bool mdc_managed_has(const struct mdc_managed *m, const char *name);
  * (the caller frees).  Does no I/O: safe under slurmctld's locks. */
 int mdc_managed_check(const struct mdc_managed *m, const char *parts, char **bad,
 		      struct mdc_ctx *ctx);
+
+/* May JOB run in managed partition PART as the file declares it (State,
+ * RootOnly, AllowGroups, AllowAccounts / DenyAccounts, AllowQos / DenyQos;
+ * a PartitionName=DEFAULT line's values apply)?  0, or MDC_ERR_REFUSED with
+ * CTX saying which setting keeps it out; MDC_ERR_NOTFOUND for an unknown
+ * PART.  Root and SlurmUser (SLURM_UID) pass AllowGroups, as in Slurm.
+ * Looks up the user's groups (NSS) only when PART has AllowGroups. */
+int mdc_managed_access(const struct mdc_managed *m, const char *part,
+		       const struct mdc_managed_job *job, uid_t slurm_uid, struct mdc_ctx *ctx);
 
 /* The slurm.conf to read: SLURM_CONF from the environment, else
  * /etc/slurm/slurm.conf.  A borrowed pointer. */

@@ -12,8 +12,9 @@
  * Job wait policy (mdc_jobs.h): the --mdc-wait-time / --mdc-on-timeout /
  * --mdc-fallback-partition options spank_mdc puts in the job control
  * environment, over the JobWaitDefault of mdc.conf for the job's
- * partition, checked (JobWaitMax, the fallback partition is managed and
- * not one the job asks for) and recorded in the job's AdminComment as
+ * partition, checked (JobWaitMax, the fallback partition is managed, not
+ * one the job asks for, and lets the job's user in: mdc_managed_access)
+ * and recorded in the job's AdminComment as
  * "mdc:wait=SECS,on-timeout=ACTION[,fallback=PART]" for the enforcer
  * (mdcctl jobs enforce).  A bad policy is refused in both modes.
  *
@@ -27,6 +28,7 @@
  * path: two stat() calls per job, a re-read only after a change.
  */
 #include "config.h"
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -286,6 +288,19 @@ static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
 		return -1;
 	if (!pol.wait)
 		return 0;
+	/* a fall-back to a partition the job cannot run in would strand it:
+	 * slurmctld moves it there, then refuses (issue 24 item 3) */
+	if (pol.action == MDC_JOBS_FALL_BACK && js_set) {
+		struct mdc_managed_job job = {
+			.uid = d->user_id, .gid = d->group_id, .account = d->account, .qos = d->qos,
+		};
+
+		if (mdc_managed_access(js_set, pol.fallback, &job, slurm_conf.slurm_user_id, ctx)) {
+			mdc_ctx_prefix(ctx, "fallback partition '%s' would not run the job",
+				       pol.fallback);
+			return -1;
+		}
+	}
 	if (!(comment = mdc_jobs_comment_with(d->admin_comment, &pol))) {
 		mdc_nomem(ctx);
 		goto out;
@@ -344,17 +359,31 @@ out:
 	return rc;
 }
 
+/* Both entry points leave errno as they found it: slurmctld 22.05's
+ * _update_job reads errno after a partition change (_retrieve_new_assoc
+ * returns NULL without setting it when there is no accounting), so the
+ * ENOENT of our stat() of an absent mdc.conf became the refusal "No such
+ * file or directory" of an admin's `scontrol update Partition=` (issue 24
+ * item 4). */
 int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 {
-	return js_check(job_desc, submit_uid, "job submission", true, err_msg);
+	int saved = errno, rc;
+
+	rc = js_check(job_desc, submit_uid, "job submission", true, err_msg);
+	errno = saved;
+	return rc;
 }
 
 /* 22.05 gives job_modify no err_msg: the refusal is logged and the user
  * sees "Invalid partition name specified". */
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
 {
+	int saved = errno, rc;
+
 	(void) job_ptr;
 	if (!job_desc->partition)
 		return SLURM_SUCCESS;
-	return js_check(job_desc, submit_uid, "partition change", false, NULL);
+	rc = js_check(job_desc, submit_uid, "partition change", false, NULL);
+	errno = saved;
+	return rc;
 }

@@ -1,6 +1,6 @@
 /* test_plugin_managed.c - the managed-partition check the plugins share
  * (lib/mdc_managed): reading slurm.conf, the check and its message, the
- * mdc.conf reader.  (owner: plugins) */
+ * mdc.conf reader, the fallback partition's access check.  (owner: plugins) */
 #define _GNU_SOURCE	/* asprintf */
 #include "config.h"
 #include <dirent.h>
@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -320,6 +322,68 @@ static void test_many_partitions(void **state)
 	free(path);
 }
 
+/* mdc_managed_access with a fresh CTX (a message is kept, not replaced) */
+static int access_of(const struct mdc_managed *m, const char *part,
+		     const struct mdc_managed_job *job, uid_t slurm_uid, struct mdc_ctx *ctx)
+{
+	mdc_ctx_clear(ctx);
+	return mdc_managed_access(m, part, job, slurm_uid, ctx);
+}
+
+/* mdc_managed_access: who may run in a (fallback) partition, as the file
+ * declares it (issue 24 item 3) */
+static void test_access(void **state)
+{
+	struct passwd *pw = getpwuid(65534);
+	struct group *gr = pw ? getgrgid(pw->pw_gid) : NULL;
+	char *text = NULL, *path;
+	struct mdc_managed *m = NULL;
+	struct mdc_ctx ctx = { 0 };
+	struct mdc_managed_job nobody = { .uid = 65534, .gid = 65534 }, root = { 0 };
+
+	(void) state;
+	assert_true(asprintf(&text,
+			     "PartitionName=DEFAULT DenyQos=bad\n"
+			     "PartitionName=open Nodes=vm\n"
+			     "PartitionName=down Nodes=vm State=DOWN\n"
+			     "PartitionName=admins Nodes=vm AllowGroups=root\n"
+			     "PartitionName=mine Nodes=vm AllowGroups=root,%s\n"
+			     "PartitionName=acct Nodes=vm AllowAccounts=a,b\n"
+			     "PartitionName=rootonly Nodes=vm RootOnly=YES\n",
+			     gr ? gr->gr_name : "root") > 0);
+	path = write_tmp("slurm.conf", text);
+	assert_int_equal(mdc_managed_load(path, &m, &ctx), 0);
+	assert_int_equal(access_of(m, "open", &nobody, 64030, &ctx), 0);
+	assert_int_equal(access_of(m, "down", &root, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "partition 'down' is State=DOWN: its jobs do not run");
+	assert_int_equal(access_of(m, "admins", &nobody, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "uid 65534 is in none of the AllowGroups=root of partition 'admins'");
+	assert_int_equal(access_of(m, "admins", &root, 64030, &ctx), 0);
+	/* SlurmUser passes AllowGroups, as in Slurm */
+	assert_int_equal(access_of(m, "admins", &nobody, 65534, &ctx), 0);
+	if (gr)
+		assert_int_equal(access_of(m, "mine", &nobody, 64030, &ctx), 0);
+	assert_int_equal(access_of(m, "rootonly", &nobody, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_int_equal(access_of(m, "rootonly", &root, 64030, &ctx), 0);
+	/* accounts and QOS: only those the job names */
+	assert_int_equal(access_of(m, "acct", &nobody, 64030, &ctx), 0);
+	nobody.account = "c";
+	assert_int_equal(access_of(m, "acct", &nobody, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "account 'c' is not in the AllowAccounts=a,b of partition 'acct'");
+	nobody.account = "b";
+	assert_int_equal(access_of(m, "acct", &nobody, 64030, &ctx), 0);
+	/* DenyQos from the DEFAULT line */
+	nobody.qos = "bad";
+	assert_int_equal(access_of(m, "open", &nobody, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "QOS 'bad' is in the DenyQos=bad of partition 'open'");
+	nobody.qos = "good";
+	assert_int_equal(access_of(m, "acct", &nobody, 64030, &ctx), 0);
+	assert_int_equal(access_of(m, "nosuch", &root, 64030, &ctx), MDC_ERR_NOTFOUND);
+	mdc_managed_free(m);
+	free(path);
+	free(text);
+}
+
 static int setup(void **state)
 {
 	(void) state;
@@ -350,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_files),
 		cmocka_unit_test(test_include_tree_cap),
 		cmocka_unit_test(test_many_partitions),
+		cmocka_unit_test(test_access),
 		cmocka_unit_test(test_corpus),
 	};
 

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Issue 24 item 3: a fall-back to a partition the job's user may not run
+# in.  slurmctld 22.05 moves the job, then refuses the update ("Requested
+# partition configuration not available now") and leaves it pending for
+# ever (PartitionConfig) with AdminComment saying it fell back.  The
+# enforcer must report what happened and put the job back, and
+# job_submit/mdc must refuse such a fall-back at submission.
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/lab.sh"
+
+JS_DIR=$top_builddir/plugins/job_submit/.libs
+SPANK=$top_builddir/plugins/spank/.libs/spank_mdc.so
+MDCCTL=$top_builddir/mdcctl
+[ -f "$JS_DIR/job_submit_mdc.so" ] && [ -f "$SPANK" ] || skip_all "the plugins are not built"
+for c in setpriv useradd groupadd; do
+	command -v "$c" >/dev/null || skip_all "'$c' is not installed"
+done
+lab_need
+
+export MDC_CONF=$TEST_DIR/mdc.conf
+unset MDC_JOB_SUBMIT_MODE MDC_CLUSTER MDC_ENDPOINT MDC_ACCESS_TOKEN
+printf 'JobSubmitMode = reject\n' >"$MDC_CONF"
+chmod 0644 "$MDC_CONF"
+
+# a user outside the group ondemand will be limited to
+sfx=$$
+user=mdcfu$sfx member=mdcfm$sfx group=mdcfg$sfx
+shadow groupadd "$group" || { echo "Bail out! groupadd failed"; exit 1; }
+at_exit "shadow groupdel '$group' 2>/dev/null"
+shadow useradd -M -N -s /usr/sbin/nologin "$user" || { echo "Bail out! useradd failed"; exit 1; }
+at_exit "shadow userdel '$user' 2>/dev/null"
+shadow useradd -M -N -G "$group" -s /usr/sbin/nologin "$member" || { echo "Bail out! useradd failed"; exit 1; }
+at_exit "shadow userdel '$member' 2>/dev/null"
+
+lab_up --plugindir "$JS_DIR" --job-submit mdc --plugstack "required $SPANK"
+plan 11
+CONF_PATH=$LAB_DIR/etc/slurm.conf
+show_on_fail "$TEST_DIR/err" "$TEST_DIR/enforce.log"
+chmod 0755 "$TEST_DIR"
+
+as() {
+	local u=$1; shift
+	(cd / && setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups \
+		env -i PATH="$PATH" SLURM_CONF="$SLURM_CONF" HOME=/ SBATCH_OUTPUT=/dev/null "$@")
+}
+as_user() { as "$user" "$@"; }
+field() { scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
+
+cat >>"$CONF_PATH" <<'EOF2'
+PartitionName=low Nodes=compute MaxTime=INFINITE State=DOWN
+PartitionName=ondemand Nodes=compute MaxTime=INFINITE State=UP
+EOF2
+scontrol reconfigure
+part_up() { scontrol show partition ondemand | grep -q 'State=UP'; }
+ok "the lab has low (DOWN) and ondemand" wait_until 30 part_up
+
+# accepted while ondemand is open to all; then the site limits ondemand
+j=$(as_user timeout 30 sbatch --parsable -p low -t 1 --mdc-wait-time=2s \
+	--mdc-on-timeout=fall-back-to-on-demand --mdc-fallback-partition=ondemand --wrap true 2>"$TEST_DIR/err")
+like "$j" '^[0-9]+$' "the user's job in low with a fall-back to ondemand"
+sed -i "s/^PartitionName=ondemand .*/& AllowGroups=$group/" "$CONF_PATH"
+scontrol reconfigure
+limited() { scontrol show partition ondemand | grep -q "AllowGroups=$group"; }
+wait_until 30 limited
+
+# submission: refused with the reason, for the user outside the group only
+fb=(-t 1 --mdc-wait-time=2s --mdc-on-timeout=fall-back-to-on-demand --mdc-fallback-partition=ondemand)
+out=$(as_user timeout 30 sbatch --parsable -p low "${fb[@]}" --wrap true 2>&1)
+like "$out" "^sbatch: error: fallback partition 'ondemand' would not run the job: uid $(id -u "$user") is in none of the AllowGroups=$group of partition 'ondemand'" \
+	"a fall-back to a partition whose AllowGroups exclude the user is refused at submission"
+jm=$(as "$member" timeout 30 sbatch --parsable -H -p low "${fb[@]}" --wrap true 2>"$TEST_DIR/err")
+like "$jm" '^[0-9]+$' "a member of the group is accepted"
+scancel "$jm"
+out=$(timeout 30 sbatch --parsable -p debug -H "${fb[@]/ondemand/low}" --wrap true 2>&1)
+like "$out" "^sbatch: error: fallback partition 'low' would not run the job: partition 'low' is State=DOWN" \
+	"a fall-back to a DOWN partition is refused"
+
+expired() { [ $(($(date +%s) - $(date -d "$(field "$j" SubmitTime)" +%s))) -gt 3 ]; }
+wait_until 30 expired
+"$MDCCTL" jobs enforce --once >"$TEST_DIR/enforce.log" 2>&1
+is "$?" 1 "mdcctl jobs enforce --once fails"
+like "$(cat "$TEST_DIR/enforce.log")" \
+	"cannot move job $j to partition ondemand: Requested partition configuration not available now; slurmctld had moved it to ondemand anyway: moved back to low" \
+	"it says the move was refused and the job put back"
+is "$(field "$j" Partition)" low "the job is in low again, not stranded in ondemand"
+is "$(field "$j" AdminComment)" "mdc:wait=2,on-timeout=fall-back-to-on-demand,fallback=ondemand" \
+	"AdminComment does not say it fell back"
+out=$("$MDCCTL" jobs 2>&1)
+unlike "$(grep "^$j " <<<"$out")" "moved to" "mdcctl jobs does not say it was moved"
+is "$(field "$j" JobState)" PENDING "the job still pends"
