@@ -10,7 +10,7 @@
 command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
 command -v jq >/dev/null || skip_all "jq is not installed"
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
-plan 35
+plan 37
 
 MS=$top_builddir/mdc-scontrol
 export MDC_CONF=$TEST_DIR/mdc.conf	# no config file of the machine's
@@ -38,6 +38,12 @@ is "$rc" "$want" "an unknown command exits with the real scontrol's code ($want)
 is "$(tail -1 "$TEST_DIR/scontrol.log")" "-d update NodeName=cpu-0 State=DRAIN Reason=x" \
 	"node state changes (and scontrol's own options) pass through untouched"
 is "$(patches)" 0 "pass-through sends nothing to the API"
+
+# --help lists no option that is then refused
+help=$("$MS" --help)
+unlike "$help" '^  --async' "--help does not list --async as an option"
+"$MS" --async update PartitionName=cpu MaxTime=5 >/dev/null 2>&1; rc=$?
+is "$rc" "$EXIT_USAGE" "--async is refused, as --help says"
 
 # --- bad input sends nothing and touches nothing
 : >"$TEST_DIR/scontrol.log"
