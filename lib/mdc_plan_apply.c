@@ -205,9 +205,29 @@ static int op_config(struct plan_st *st, const struct mdc_op *op, json_object *m
 {
 	const struct sc_option *opt = check_key(st, op->where, subj, scope, op->key,
 						set ? (op->value ? op->value : "") : NULL);
+	const struct sc_option *canon = sc_opt_alias_of(opt);
+	struct mdc_op aop;
+	const char *alias;
 
 	if (!opt)
 		return 0;
+	/* Slurm reads an alias and its key as one setting and the key wins
+	 * when both are there: store the key, so Shared=YES does not sit
+	 * unread beside OverSubscribe=NO */
+	if (canon) {
+		if (set)
+			plan_warn(st, op->where, "%s: %s is stored as %s (Slurm reads %s and ignores %s when a line has both)",
+				  subj, opt->name, canon->name, canon->name, opt->name);
+		aop = *op;
+		aop.key = (char *) canon->name;
+		op = &aop;
+		opt = canon;
+	}
+	/* the key replaces (or unsets with it) a value stored under the alias */
+	if ((alias = sc_opt_alias_name(opt)) && map_unset(map, alias) && !set) {
+		map_unset(map, op->key);
+		return 0;
+	}
 	/* the same setting spelled differently (7-0 for 7-00:00:00, flags in
 	 * another order) is no change: keep the spec's spelling (mdc_value.h) */
 	if (set && plan_map_key(map, op->key) &&

@@ -420,6 +420,17 @@ char *mdc_jobs_comment_with(const char *comment, const struct mdc_jobs_policy *p
 	return out;
 }
 
+char *mdc_jobs_fmt_secs(long secs, char *buf, size_t size)
+{
+	long s = secs > 0 ? secs : 0, d = s / 86400;
+
+	if (d)
+		snprintf(buf, size, "%ld-%02ld:%02ld:%02ld", d, s / 3600 % 24, s / 60 % 60, s % 60);
+	else
+		snprintf(buf, size, "%02ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+	return buf;
+}
+
 char *mdc_jobs_log_escape(const char *s, char *buf, size_t size)
 {
 	size_t o = 0;

@@ -131,6 +131,11 @@ char *mdc_jobs_comment_with(const char *comment, const struct mdc_jobs_policy *p
  * form every user-controlled string takes in a log line.  Returns BUF. */
 char *mdc_jobs_log_escape(const char *s, char *buf, size_t size);
 
+/* SECS (negative as 0) as Slurm prints a duration (secs2time_str, as
+ * squeue and scontrol show job): HH:MM:SS, D-HH:MM:SS with days.  A bare
+ * number would read as minutes in Slurm's time format.  Returns BUF. */
+char *mdc_jobs_fmt_secs(long secs, char *buf, size_t size);
+
 /* ---- enforcement (mdc_jobs_enforce.c, links libslurm) ---- */
 
 /* What a cycle decided for one job with a policy. */

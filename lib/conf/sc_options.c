@@ -464,6 +464,29 @@ const struct sc_option *sc_opt_find(const char *key, unsigned scope)
 	return NULL;
 }
 
+/* Pure renames only: a key whose value must be rewritten as well
+ * (AcctGatherInfinibandType's plugin name, KeepAliveTime's place in
+ * CommunicationParameters) or that is service-managed (Procs) is none. */
+static const struct { const char *alias, *canon; unsigned scope; } aliases[] = {
+	{ "Shared", "OverSubscribe", SC_SCOPE_PARTITION },
+};
+
+const struct sc_option *sc_opt_alias_of(const struct sc_option *opt)
+{
+	for (size_t i = 0; opt && i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if ((opt->scope & aliases[i].scope) && !strcmp(opt->name, aliases[i].alias))
+			return sc_opt_find(aliases[i].canon, aliases[i].scope);
+	return NULL;
+}
+
+const char *sc_opt_alias_name(const struct sc_option *opt)
+{
+	for (size_t i = 0; opt && i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if ((opt->scope & aliases[i].scope) && !strcmp(opt->name, aliases[i].canon))
+			return aliases[i].alias;
+	return NULL;
+}
+
 /* Fold a key for distance: lower case, no underscores. */
 static size_t fold(const char *s, char *out, size_t outsz)
 {

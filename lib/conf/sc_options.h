@@ -58,6 +58,13 @@ struct sc_option {
  * ignored), or NULL.  The table is static: nothing to free. */
 const struct sc_option *sc_opt_find(const char *key, unsigned scope);
 
+/* The key OPT is an older name of when Slurm reads both as one setting
+ * (partition Shared is OverSubscribe; read_config.c takes OverSubscribe
+ * when a line has both), in OPT's scope; NULL when OPT is no alias. */
+const struct sc_option *sc_opt_alias_of(const struct sc_option *opt);
+/* The older name of canonical OPT (the reverse of sc_opt_alias_of), or NULL. */
+const char *sc_opt_alias_name(const struct sc_option *opt);
+
 /* The closest known key in SCOPE for a "did you mean" hint, or NULL. */
 const char *sc_opt_suggest(const char *key, unsigned scope);
 

@@ -59,8 +59,8 @@ jlong=$(timeout 30 sbatch --parsable -p reserved -t 1 --mdc-wait-time=1:00:00 --
 is "$(field "$jlong" AdminComment)" "mdc:wait=3600,on-timeout=fail" \
 	"HH:MM:SS is read as Slurm reads it; on-timeout defaults to fail"
 out=$("$MDCCTL" jobs 2>&1)
-like "$(grep "^$jfb " <<<"$out")" "^$jfb +reserved +PENDING +[A-Za-z]+ +5 +[0-9]+s +move to ondemand" "mdcctl jobs shows the remaining wait and the move"
-like "$(grep "^$jlong " <<<"$out")" "^$jlong +reserved +PENDING +[A-Za-z]+ +3600 +[0-9]+s +cancel" "mdcctl jobs shows the cancel to come"
+like "$(grep "^$jfb " <<<"$out")" "^$jfb +reserved +PENDING +[A-Za-z]+ +00:00:05 +00:00:0[0-5] +move to ondemand" "mdcctl jobs shows the remaining wait and the move"
+like "$(grep "^$jlong " <<<"$out")" "^$jlong +reserved +PENDING +[A-Za-z]+ +01:00:00 +(01:00:00|00:[0-9]{2}:[0-9]{2}) +cancel" "mdcctl jobs shows the cancel to come"
 expired() { [ $(($(date +%s) - $(date -d "$(field "$jfb" SubmitTime)" +%s))) -gt 5 ]; }
 ok "the 5 s wait runs out" wait_until 30 expired
 ok "mdcctl jobs enforce --once succeeds" enforce

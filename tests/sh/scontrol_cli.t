@@ -10,7 +10,7 @@
 command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
 command -v jq >/dev/null || skip_all "jq is not installed"
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
-plan 33
+plan 37
 
 MS=$top_builddir/mdc-scontrol
 export MDC_CONF=$TEST_DIR/mdc.conf	# no config file of the machine's
@@ -39,6 +39,12 @@ is "$(tail -1 "$TEST_DIR/scontrol.log")" "-d update NodeName=cpu-0 State=DRAIN R
 	"node state changes (and scontrol's own options) pass through untouched"
 is "$(patches)" 0 "pass-through sends nothing to the API"
 
+# --help lists no option that is then refused
+help=$("$MS" --help)
+unlike "$help" '^  --async' "--help does not list --async as an option"
+"$MS" --async update PartitionName=cpu MaxTime=5 >/dev/null 2>&1; rc=$?
+is "$rc" "$EXIT_USAGE" "--async is refused, as --help says"
+
 # --- bad input sends nothing and touches nothing
 : >"$TEST_DIR/scontrol.log"
 out=$("$MS" update PartitionName=cpu MaxTime=soon 2>&1); rc=$?
@@ -57,7 +63,12 @@ like "$out" "node 'zz9' is in no node pool" "create refuses nodes outside the po
 out=$("$MS" -M other update PartitionName=cpu MaxTime=5 2>&1); rc=$?
 is "$rc:$out" "$EXIT_USAGE:mdc-scontrol: error: -M/--clusters names another cluster ('other'): a persistent update partition would reach only its live slurmctld; drop it, or use scontrol for a runtime-only change" \
 	"scontrol's -M with a persistent command is a usage error, not a silent runtime change"
+: >"$TEST_DIR/scontrol.log"
+out=$("$MS" update PreemptType=preempt/qos 2>&1); rc=$?
+is "$rc:$out" "$EXIT_REFUSED:mdc-scontrol: error: update PreemptType=preempt/qos: PreemptType is a cluster-wide slurm.conf setting, which scontrol cannot update: set it with 'mdcctl config set PreemptType=preempt/qos' (nothing was sent)" \
+	"a cluster-wide key is refused with mdcctl config set, not scontrol's 'No valid entity'"
 is "$(patches)" 0 "no bad command sent a PATCH"
+is "$(grep -c . "$TEST_DIR/scontrol.log")" 0 "nor ran the real scontrol"
 unlike "$(cat "$TEST_DIR/scontrol.log")" "^(update|create|delete)" "and none ran a live scontrol update"
 
 # --- the API write fails: no live change, a clear error

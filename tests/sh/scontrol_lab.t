@@ -8,7 +8,7 @@
 
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
 lab_mdc_env
-plan 20
+plan 21
 
 pval() { scontrol show partition "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
 nval() { scontrol show node "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
@@ -24,6 +24,12 @@ like "$("$MS" show job "$job")" "JobId=$job JobName=wrap" "show job passes throu
 ok "update JobId=... TimeLimit=5 passes through" "$MS" update JobId="$job" TimeLimit=5
 like "$(scontrol show job "$job")" "TimeLimit=00:05:00" "the job's runtime change reached slurmctld"
 scancel "$job" 2>/dev/null
+# mdc-scontrol(1): show config KEY is the real scontrol's, which (22.05)
+# ignores KEY and prints every line
+n_all=$(scontrol show config | grep -c ' = ')
+n_key=$("$MS" show config SlurmctldPort | grep -c ' = ')
+ok "show config KEY prints the whole live configuration ($n_key lines, $n_all without KEY)" \
+	test "$n_key" -gt 20 -a "$n_key" -eq "$n_all"
 
 # --- drift: the runtime changes, in text and JSON
 out=$("$MDCCTL" drift)

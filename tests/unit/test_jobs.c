@@ -202,6 +202,20 @@ static void test_escape(void **state)
 	assert_string_equal(buf + strlen(buf) - 3, "...");
 }
 
+/* Slurm's duration form: a bare 5 would read as five minutes */
+static void test_fmt_secs(void **state)
+{
+	char buf[32];
+
+	(void) state;
+	assert_string_equal(mdc_jobs_fmt_secs(5, buf, sizeof(buf)), "00:00:05");
+	assert_string_equal(mdc_jobs_fmt_secs(3600, buf, sizeof(buf)), "01:00:00");
+	assert_string_equal(mdc_jobs_fmt_secs(86399, buf, sizeof(buf)), "23:59:59");
+	assert_string_equal(mdc_jobs_fmt_secs(86400, buf, sizeof(buf)), "1-00:00:00");
+	assert_string_equal(mdc_jobs_fmt_secs(2 * 86400 + 3723, buf, sizeof(buf)), "2-01:02:03");
+	assert_string_equal(mdc_jobs_fmt_secs(-3, buf, sizeof(buf)), "00:00:00");
+}
+
 /* mdcd's JobWaitEnforceInterval and mdcctl's --interval: one rule */
 static void test_interval(void **state)
 {
@@ -255,6 +269,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_fmt_secs),
 		cmocka_unit_test(test_action),
 		cmocka_unit_test(test_site),
 		cmocka_unit_test(test_resolve),

@@ -59,14 +59,22 @@ static void usage(FILE *f)
 		"      --force      delete a partition even though jobs are in it (they end)\n"
 		"  -h, --help       this help\n"
 		"  -V, --version    version\n"
-		"The update options of mdcctl, for the persistent commands (not --async:\n"
-		"the live slurmctld is changed after the operation):\n"
-		"%s"
+		"The update options of mdcctl, for the persistent commands (--async is\n"
+		"refused: the live slurmctld is changed after the operation):\n");
+	/* mdcctl's list without --async, which is refused here */
+	for (const char *l = mdc_updopt_help, *nl; *l; l = nl + 1) {
+		nl = strchr(l, '\n');
+		if (!nl)
+			break;
+		if (!strstr(l, "--async") || strstr(l, "--async") > nl)
+			fprintf(f, "%.*s\n", (int) (nl - l), l);
+	}
+	fprintf(f,
 		"scontrol's other options (-a, -d, -F, -u, --hide, --local, ...) go to the\n"
 		"real scontrol; -M/--clusters (or SLURM_CLUSTERS) is refused with a\n"
 		"persistent command: the setting would reach another cluster's slurmctld only.\n"
 		"Environment: MDC_ENDPOINT, MDC_CLUSTER, MDC_CONF, SLURM_CONF, MDC_SCONTROL.\n"
-		"See mdc-scontrol(1).\n", mdc_updopt_help);
+		"See mdc-scontrol(1).\n");
 }
 
 static int fail(const struct mdc_ctx *ctx)

@@ -554,6 +554,25 @@ static int runtime_note(struct scx_cmd *cmd, const char *what)
 	return 0;
 }
 
+/* An update naming no entity but a slurm.conf key (PreemptType=...):
+ * scontrol answers "No valid entity"; say where such a key is set. */
+static int cluster_key(int argc, char **argv, struct mdc_ctx *ctx)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		char *word = eq ? strndup(argv[i], (size_t) (eq - argv[i])) : NULL;
+		const struct sc_option *opt = word ? sc_opt_find(word, SC_SCOPE_CLUSTER) : NULL;
+
+		free(word);
+		if (opt && !(opt->flags & SC_OPT_RECORD))
+			return mdc_fail(ctx, MDC_ERR_REFUSED,
+					"update %s: %s is a cluster-wide slurm.conf setting, which scontrol "
+					"cannot update: set it with 'mdcctl config set %s=%s' (nothing was sent)",
+					argv[i], opt->name, opt->name, eq + 1);
+	}
+	return 0;
+}
+
 int scx_parse(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx)
 {
 	const struct scx_word *top;
@@ -572,6 +591,9 @@ int scx_parse(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx)
 			break;
 		case E_NODE:
 			rc = parse_nodes(argc, argv, cmd, ctx);
+			break;
+		case E_NONE:
+			rc = cluster_key(argc, argv, ctx);
 			break;
 		default:
 			break;	/* jobs, steps, reservations...: the real scontrol */

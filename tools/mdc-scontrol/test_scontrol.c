@@ -243,6 +243,10 @@ static void test_parse_abbrev(void **state)
 		{ "update PartitionName=high MaxTime=5 MaxTime=6", 0, SCX_UPDATE_PART, "high", "MaxTime=6" },
 		{ "update PartitionName=high JobDefaults=x", MDC_ERR_REFUSED, SCX_PASS, NULL, NULL },
 		{ "update PartitionName=x ReservationName=y", 0, SCX_PASS, NULL, NULL },
+		/* no entity but a slurm.conf key: ours to refuse, with the way */
+		{ "update PreemptType=preempt/qos", MDC_ERR_REFUSED, SCX_PASS, NULL, NULL },
+		{ "update preempt_mode=REQUEUE", MDC_ERR_REFUSED, SCX_PASS, NULL, NULL },
+		{ "update Foo=bar", 0, SCX_PASS, NULL, NULL },
 		{ "update PartitionName=high", MDC_ERR_USAGE, SCX_PASS, NULL, NULL },
 		/* create and delete */
 		{ "create part=new nodes=cpu-0", 0, SCX_CREATE_PART, "new", "Nodes=cpu-0" },

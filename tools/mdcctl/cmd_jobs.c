@@ -59,16 +59,17 @@ static const char *jobs_next(const struct mdc_jobs_entry *e, char *buf, size_t s
 
 static void jobs_list_row(const struct mdc_jobs_entry *e, void *arg)
 {
-	char rem[32], next[160], part[160], reason[64];
+	char rem[32], wait[32], next[160], part[160], reason[64];
 
 	(void) arg;
 	if (e->verdict == MDC_JOBS_WAITING || e->verdict == MDC_JOBS_DUE)
-		snprintf(rem, sizeof(rem), "%lds", e->remaining > 0 ? e->remaining : 0);
+		mdc_jobs_fmt_secs(e->remaining, rem, sizeof(rem));
 	else
 		snprintf(rem, sizeof(rem), "-");
-	printf("%-10s %-14s %-10s %-18s %-8u %-10s %s\n", e->id,
+	printf("%-10s %-14s %-10s %-18s %-10s %-10s %s\n", e->id,
 	       mdc_jobs_log_escape(e->partition, part, sizeof(part)), e->state,
-	       mdc_jobs_log_escape(e->reason, reason, sizeof(reason)), e->policy.wait, rem,
+	       mdc_jobs_log_escape(e->reason, reason, sizeof(reason)),
+	       mdc_jobs_fmt_secs((long) e->policy.wait, wait, sizeof(wait)), rem,
 	       jobs_next(e, next, sizeof(next)));
 }
 
@@ -102,7 +103,7 @@ static int jobs_list(struct mdcctl *g)
 	struct mdc_ctx ctx = { 0 };
 	struct mdc_jobs_stats st;
 
-	printf("%-10s %-14s %-10s %-18s %-8s %-10s %s\n", "JOBID", "PARTITION", "STATE",
+	printf("%-10s %-14s %-10s %-18s %-10s %-10s %s\n", "JOBID", "PARTITION", "STATE",
 	       "REASON", "WAIT", "REMAINING", "NEXT");
 	if (mdc_jobs_enforce_cycle(false, time(NULL), NULL, jobs_list_row, NULL, &st, &ctx))
 		return mdcctl_fail(g, &ctx);
