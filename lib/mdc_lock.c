@@ -92,8 +92,8 @@ static int mdc_lock_name(struct mdc_buf *b, const char *endpoint, const char *cl
 	return mdc_buf_addf(b, "-%016" PRIx64 ".lock", h);
 }
 
-/* The holder writes who it is into the file (best effort: a file opened
- * read-only cannot take it); a waiter reads it to name the holder. */
+/* The holder writes who it is into the file; a waiter reads it to name
+ * the holder. */
 static void mdc_lock_record(int fd)
 {
 	char buf[MDC_LOCK_RECORD_MAX], host[128] = "?", cmd[128] = "?";
@@ -208,6 +208,84 @@ static void mdc_lock_holder(int fd, char *out, size_t outsz)
 	}
 }
 
+/* How many times root replaces a lock file another user planted before
+ * it gives up (that user keeps racing to plant it again). */
+#define MDC_LOCK_REPLANT_MAX 5
+
+/* Open (creating) the lock file NAME in directory D and leave *F on it.
+ * Only its owner may open it: flock() works on a read-only descriptor, so
+ * a file others can open at all is a file any local user can hold to block
+ * every admin write (issue 24.2).  Mode 0600: the writers sharing a
+ * lock directory are one identity (root; mdcd writes for the others).
+ * A file planted by another user in a shared directory such as
+ * /run/lock, or one others could open, is replaced when we are root (its
+ * holders keep an unlinked inode) and refused otherwise.  A
+ * user who cannot open root's file is told to use the broker: such a
+ * command fails here, and never writes to the lock file. */
+static int mdc_lock_denied(struct mdc_ctx *ctx, const char *dir, const char *name)
+{
+	return mdc_fail(ctx, MDC_ERR_REFUSED, "permission denied: the writer lock '%s/%s' is "
+			"root's, and only administrators write to this cluster: use the broker "
+			"('Broker =' in mdc.conf, served by mdcd) or run the command as root",
+			dir, name);
+}
+
+static int mdc_lock_open(int d, const char *dir, const char *name, int *f, struct mdc_ctx *ctx)
+{
+	const mode_t want = 0600;
+	uid_t me = geteuid();
+	struct stat st;
+
+	*f = -1;
+	for (unsigned tries = 0;; tries++) {
+		/* O_NOFOLLOW: a symlink planted at the lock path must not make
+		 * us create or truncate a file elsewhere */
+		int fd = openat(d, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, want);
+
+		if (fd < 0 && errno == EACCES)
+			return mdc_lock_denied(ctx, dir, name);
+		if (fd < 0)
+			return mdc_fail(ctx, errno == ELOOP ? MDC_ERR_REFUSED : MDC_ERR_IO,
+					"lock file '%s/%s': %s%s", dir, name,
+					errno == ELOOP ? "a symbolic link: refused (remove it)" :
+					strerror(errno), errno == ELOOP ? "" : " (set MDC_LOCK_DIR or "
+					"'LockDir =' to a writable directory)");
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+			close(fd);
+			return mdc_fail(ctx, MDC_ERR_REFUSED, "lock file '%s/%s' is not a regular "
+					"file: refused (remove it)", dir, name);
+		}
+		if (st.st_uid == me && !(st.st_mode & 0077)) {
+			if ((st.st_mode & 0777) != want && fchmod(fd, want)) {
+				close(fd);
+				return mdc_fail(ctx, MDC_ERR_IO, "lock file '%s/%s': cannot set its "
+						"mode %04o: %s", dir, name, (unsigned) want,
+						strerror(errno));
+			}
+			*f = fd;
+			return 0;
+		}
+		close(fd);
+		if (me != 0 && st.st_uid == 0)
+			return mdc_lock_denied(ctx, dir, name);
+		if (me != 0 && st.st_uid != me)
+			return mdc_fail(ctx, MDC_ERR_REFUSED, "lock file '%s/%s' belongs to another "
+					"user (uid %u): refused; remove it, or set MDC_LOCK_DIR or "
+					"'LockDir =' to a directory of your own", dir, name,
+					(unsigned) st.st_uid);
+		if (tries >= MDC_LOCK_REPLANT_MAX)
+			return mdc_fail(ctx, MDC_ERR_REFUSED, "lock file '%s/%s' is planted again "
+					"and again by uid %u: refused", dir, name, (unsigned) st.st_uid);
+		/* ours but open to others (0666 of an older version: someone may
+		 * hold it already), or planted by another user */
+		mdc_warn("lock file '%s/%s' (uid %u, mode %04o) could be held by any user: "
+			 "replaced", dir, name, (unsigned) st.st_uid, (unsigned) (st.st_mode & 07777));
+		if (unlinkat(d, name, 0) && errno != ENOENT)
+			return mdc_fail(ctx, MDC_ERR_IO, "lock file '%s/%s': cannot remove it: %s",
+					dir, name, strerror(errno));
+	}
+}
+
 int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
 		     double timeout_s, volatile sig_atomic_t *interrupted, int *fd,
 		     struct mdc_ctx *ctx)
@@ -215,7 +293,6 @@ int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
 	struct mdc_buf name = MDC_BUF_INIT;
 	char holder[400];
 	bool told = false;
-	struct stat st;
 	int d = -1, f = -1, rc = 0;
 	double t0;
 
@@ -228,29 +305,8 @@ int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
 	}
 	if ((rc = mdc_lock_dir_open(dir, &d, ctx)))
 		goto out;
-	/* O_NOFOLLOW: a symlink planted at the lock path must not make us
-	 * create or truncate a file elsewhere.  0666 (set below, past the
-	 * umask): every admin sharing the directory opens the same file;
-	 * anyone able to open it can hold it anyway (flock needs only read),
-	 * which is why a long wait names the holder and ends. */
-	f = openat(d, name.s, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
-	if (f < 0 && errno == EACCES)
-		f = openat(d, name.s, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (f < 0) {
-		rc = mdc_fail(ctx, errno == ELOOP ? MDC_ERR_REFUSED : MDC_ERR_IO,
-			      "lock file '%s/%s': %s%s", dir, name.s,
-			      errno == ELOOP ? "a symbolic link: refused (remove it)" : strerror(errno),
-			      errno == ELOOP ? "" : " (set MDC_LOCK_DIR or 'LockDir =' to a writable "
-			      "directory)");
+	if ((rc = mdc_lock_open(d, dir, name.s, &f, ctx)))
 		goto out;
-	}
-	if (fstat(f, &st) || !S_ISREG(st.st_mode)) {
-		rc = mdc_fail(ctx, MDC_ERR_REFUSED, "lock file '%s/%s' is not a regular file: "
-			      "refused (remove it)", dir, name.s);
-		goto out;
-	}
-	if (st.st_uid == geteuid() && (st.st_mode & 0777) != 0666)
-		(void) fchmod(f, 0666);
 	t0 = mdc_mono();
 	while (flock(f, LOCK_EX | LOCK_NB) < 0) {
 		double waited = mdc_mono() - t0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16.4, 16.5, 16.7 and 10.9: the writer lock and what it cannot do.
+# Issue 16.4, 16.5, 16.7, 10.9 and 24.2: the writer lock and what it cannot do.
 # Keyed by endpoint and cluster; a symlink at its path is refused; a
 # holder that keeps it is named and the wait ends; Ctrl-C while waiting is
 # not reported as "no change".  Writers that do not share a lock directory
@@ -8,8 +8,10 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 25
-command -v flock >/dev/null || skip_all "needs flock(1)"
+plan 37
+for c in flock useradd userdel runuser; do
+	command -v "$c" >/dev/null || skip_all "needs $c"
+done
 export MDC_CONF=/dev/null
 unset MDC_ACCESS_TOKEN MDC_TOKEN_FILE MDC_METADATA_URL
 export MDC_CLUSTER=projects/proj/locations/us-central1/modelDevelopmentClusters/c1
@@ -34,8 +36,57 @@ mkdir -m 700 "$MDC_LOCK_DIR"
 ok "a write creates its lock file" M partition update p1 MaxTime=1
 LOCK=$(ls "$MDC_LOCK_DIR")
 like "$LOCK" '^mdc-c1-[0-9a-f]{16}\.lock$' "named for the cluster id and a hash of endpoint and cluster"
-is "$(stat -c %a "$MDC_LOCK_DIR/$LOCK")" 666 "mode 0666, as its comment says, whatever the umask"
+is "$(stat -c %a "$MDC_LOCK_DIR/$LOCK")" 600 "mode 0600, whatever the umask: only its owner may open it"
 LOCK=$MDC_LOCK_DIR/$LOCK
+
+# --- an ordinary user cannot block root's writes (24.2) -----------------------------
+# flock() needs only a read-only descriptor, so any user who can open the
+# lock file can hold it.  In a sticky directory anyone may enter (as
+# /run/lock): root's file is 0600, a user's write fails before touching
+# it, and a file left 0666 by an older version or planted by the user is
+# replaced by root's next write.
+U=mdclock$$
+useradd -M -N -d /nonexistent -s /bin/sh "$U" || { fail "useradd $U"; exit 1; }
+at_exit "userdel '$U' 2>/dev/null"
+PUB=$(mktemp -d /tmp/mdclock.XXXXXX)
+at_exit "rm -rf '$PUB'"
+chmod 1777 "$PUB"
+as_user() { runuser -u "$U" -- env MDC_LOCK_DIR="$PUB" "$@"; }
+ok "root's write in a public sticky lock directory" \
+	env MDC_LOCK_DIR="$PUB" "$top_builddir/mdcctl" partition update p1 MaxTime=2
+PLOCK=$PUB/$(basename "$LOCK")
+is "$(stat -c '%a %U' "$PLOCK")" "600 root" "its lock file is root's, mode 0600"
+nok "the user cannot flock root's lock file" as_user flock -n -s "$PLOCK" true
+before=$(stat -c '%s %Y %i' "$PLOCK"; cat "$PLOCK")
+err=$(as_user "$top_builddir/mdcctl" partition update p1 MaxTime=7 2>&1); rc=$?
+is "$rc" "$EXIT_REFUSED" "the user's write is refused (exit $EXIT_REFUSED)"
+like "$err" "permission denied.*broker" "... with 'permission denied', naming the broker"
+is "$(stat -c '%s %Y %i' "$PLOCK"; cat "$PLOCK")" "$before" "... and the lock file is not modified"
+is "$(partitions | head -1)" "p1=2" "... nor the cluster"
+held() { grep -q "FLOCK.*WRITE.*:$(stat -c %i "$PLOCK" 2>/dev/null) " /proc/locks; }
+# a 0666 file of an older version, held by the user
+chmod 666 "$PLOCK"
+runuser -u "$U" -- flock "$PLOCK" sleep 60 2>/dev/null &
+uholder=$!
+at_exit "kill $uholder 2>/dev/null"
+wait_until 20 held
+err=$(MDC_LOCK_DIR=$PUB M --timeout 2 partition update p1 MaxTime=8 2>&1); rc=$?
+is "$rc" 0 "the user holding a 0666 lock file of an older version does not block root's write"
+like "$err" "replaced" "... which replaces the file, saying so"
+is "$(stat -c '%a %U' "$PLOCK")" "600 root" "... with one of mode 0600"
+kill "$uholder"; wait "$uholder" 2>/dev/null
+# a file the user planted before root's first write, and holds
+rm -f "$PLOCK"
+runuser -u "$U" -- flock "$PLOCK" sleep 60 2>/dev/null &
+uholder=$!
+at_exit "kill $uholder 2>/dev/null"
+wait_until 20 test -e "$PLOCK"
+wait_until 20 held
+err=$(MDC_LOCK_DIR=$PUB M --timeout 2 partition update p1 MaxTime=9 2>&1); rc=$?
+is "$rc/$(partitions | head -1)" "0/p1=9" "a lock file planted and held by the user does not block root's write"
+is "$(stat -c '%a %U' "$PLOCK")" "600 root" "... which replaces it with root's"
+kill "$uholder"; wait "$uholder" 2>/dev/null
+M partition update p1 MaxTime=1 >/dev/null	# as the sections below expect
 
 # the same cluster name behind another endpoint is another lock (10.9):
 # an emulator that is not running still shows which file a write takes
