@@ -2,15 +2,13 @@
 # Issue 24.5 on the managed lab: compute's node is the host's own (the
 # base's NodeSet, not one named compute-K).  `nodepool scale compute --min
 # 0 --max 0` with a job running on it is refused naming the job and sends
-# nothing to the emulator; --force sends it.  (Its exit status is not
-# checked: the read-back after the first node_pools update of a lab
-# cluster finds node_image filled in by the service and says "another
-# writer has replaced it", exit 11: a separate bug.)
+# nothing to the emulator; --force sends it, and its read-back does not
+# take the node_image the service fills in for "another writer" (exit 11).
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 
 lab_mdc_env
-plan 8
+plan 9
 
 patches() { grep -c '"method":"PATCH"' "$log"; }
 job=$(sbatch --parsable -p debug -o /dev/null --wrap "sleep 600")
@@ -25,7 +23,8 @@ is "$(patches)" "$before" "... and nothing is sent to the emulator"
 is "$(squeue -h -j "$job" -o %T)" RUNNING "the job still runs"
 syncs=$(lab_syncs)
 out=$("$MDCCTL" --yes --force nodepool scale compute --min 0 --max 0 2>&1); rc=$?
-is "$(patches)" "$((before + 1))" "--force sends it: one PATCH"
+is "$rc" 0 "--force sends it and exits 0 (the image the service set is no other writer's)"
+is "$(patches)" "$((before + 1))" "... one PATCH"
 is "$(grep '"method":"PATCH"' "$log" | tail -1 | jq -c '.body.node_pools[] | select(.id == "compute") | .scaling_spec')" \
 	'{"min_node_count":0,"max_node_count":0}' "... scaling compute to 0/0"
 like "$out" "loses the nodes of jobs $job \\(RUNNING on $host\\) \\(--force\\)" "... warning it ends the job"
