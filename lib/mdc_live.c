@@ -800,20 +800,58 @@ int mdc_live_partition_jobs(const char *conf_path, const char *partition, struct
 	return live_jobs_each(conf_path, live_job_in_partition, &q, ctx);
 }
 
-/* Is NODE the renderer's node K >= KEEP of POOL ("POOL-K", sc_render)?
- * KEEP < 0: any node of the pool. */
-static bool live_node_beyond(const char *node, const char *pool, long keep)
+/* K when NODE is the renderer's node "POOL-K" (sc_render), else -1. */
+static long live_node_index(const char *node, const char *pool)
 {
 	size_t n = strlen(pool);
 	char *end;
 	long k;
 
-	if (keep < 0)
-		return true;
 	if (strncmp(node, pool, n) || node[n] != '-' || !isdigit((unsigned char) node[n + 1]))
-		return false;
+		return -1;
 	k = strtol(node + n + 1, &end, 10);
-	return !*end && k >= keep;
+	return *end ? -1 : k;
+}
+
+/* The NODES (the pool's live NodeSet) that a pool keeping KEEP nodes
+ * loses (KEEP < 0: all).  "POOL-K" goes when K >= KEEP; the service
+ * removes nodes of other names too (a base's own, such as the lab's host
+ * name: issue 24.5), so those fill the places the POOL-K nodes kept
+ * leave, in NodeSet order, and the rest go. */
+static int live_pool_gone(const struct mdc_strv *nodes, const char *pool, long keep,
+			  struct mdc_strv *gone, struct mdc_ctx *ctx)
+{
+	long room = keep;
+
+	for (size_t i = 0; keep >= 0 && i < nodes->n; i++) {
+		long k = live_node_index(nodes->v[i], pool);
+
+		if (k >= 0 && k < keep)
+			room--;
+	}
+	for (size_t i = 0; i < nodes->n; i++) {
+		long k = live_node_index(nodes->v[i], pool);
+		bool go = keep < 0 || (k >= 0 ? k >= keep : room-- <= 0);
+
+		if (go && mdc_strv_push(gone, nodes->v[i]))
+			return mdc_nomem(ctx);
+	}
+	return 0;
+}
+
+/* Could hostlist LIST hold NODE?  Its name up to the first digit (the
+ * part a hostlist range leaves as it is) is in LIST: a cheap test before
+ * expanding LIST with scontrol. */
+static bool live_list_may_hold(const char *list, const char *node)
+{
+	size_t n = strcspn(node, "0123456789");
+	char stem[256];
+
+	if (n >= sizeof(stem))
+		n = sizeof(stem) - 1;
+	memcpy(stem, node, n);
+	stem[n] = '\0';
+	return strstr(list, stem) != NULL;
 }
 
 static int live_job_on_nodes(const struct mdc_kvs *job, const char *id, const char *state,
@@ -824,9 +862,15 @@ static int live_job_on_nodes(const struct mdc_kvs *job, const char *id, const ch
 	struct mdc_strv on = MDC_STRV_INIT;
 	int rc;
 
-	/* a pending job holds no node yet; only a list naming the pool is
-	 * expanded (one scontrol each) */
-	if (!list || !*list || !strcmp(list, "(null)") || !strstr(list, q->pool))
+	bool may = false;
+
+	/* a pending job holds no node yet; only a list that may hold a node
+	 * the pool loses is expanded (one scontrol each) */
+	if (!list || !*list || !strcmp(list, "(null)"))
+		return 0;
+	for (size_t k = 0; k < q->gone->n && !may; k++)
+		may = live_list_may_hold(list, q->gone->v[k]);
+	if (!may)
 		return 0;
 	if ((rc = mdc_live_hostnames(list, &on, ctx)))
 		return rc;
@@ -857,12 +901,8 @@ int mdc_live_pool_jobs(const char *conf_path, const char *pool, long keep, struc
 	for (size_t i = 0; i < pm.names.n; i++)
 		if (!strcmp(pm.names.v[i], pool))
 			p = (long) i;
-	/* nodes a base defines (not POOL-K) stay whatever the count */
-	for (size_t i = 0; p >= 0 && i < pm.nodes[p].n; i++)
-		if (live_node_beyond(pm.nodes[p].v[i], pool, keep) && (rc = mdc_strv_push(&gone, pm.nodes[p].v[i]))) {
-			mdc_nomem(ctx);
-			goto out;
-		}
+	if (p >= 0 && (rc = live_pool_gone(&pm.nodes[p], pool, keep, &gone, ctx)))
+		goto out;
 	if (gone.n)
 		rc = live_jobs_each(conf_path, live_job_on_nodes, &q, ctx);
 out:

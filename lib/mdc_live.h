@@ -124,8 +124,9 @@ int mdc_live_qos(const char *conf_path, struct mdc_strv *names, bool *have_list,
 
 /* The jobs running (or suspended, completing) on the nodes node pool POOL
  * loses when it keeps KEEP nodes (KEEP < 0: the pool is removed): the
- * nodes of its NodeSet in CONF_PATH that the renderer names POOL-K with
- * K >= KEEP (nodes a base defines under other names stay).  Appends
+ * nodes of its NodeSet in CONF_PATH beyond KEEP: POOL-K with K >= KEEP,
+ * and nodes of other names (a base's own) in NodeSet order past the
+ * places the kept POOL-K nodes leave.  Appends
  * "ID (STATE on NODE)" to JOBS.  Fails without CONF_PATH (the NodeSets
  * are read from it). */
 int mdc_live_pool_jobs(const char *conf_path, const char *pool, long keep, struct mdc_strv *jobs,

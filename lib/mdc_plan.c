@@ -411,8 +411,7 @@ static void removed_partitions_check(struct plan_st *st)
 
 /* Nodes the plan takes away (a pool scaled down or removed) must not end
  * running jobs in silence either: slurmctld restarts with the new node
- * set and ends the jobs of the nodes it lost.  The renderer keeps one node
- * of a pool at 0 (POOL-0). */
+ * set and ends the jobs of the nodes it lost. */
 static void shrunk_pools_check(struct plan_st *st)
 {
 	json_object *cur = mdc_json_get_arr(st->cur, "node_pools");
@@ -432,9 +431,11 @@ static void shrunk_pools_check(struct plan_st *st)
 		if (!id || !strcmp(id, login))
 			continue;
 		w = wi >= 0 ? json_object_array_get_idx(want, (size_t) wi) : NULL;
-		if (w && (keep = plan_count(mdc_json_get(w, "scaling_spec"), "max_node_count", 1)) < 1)
-			keep = 1;
-		if (w && keep >= (from < 1 ? 1 : from))
+		/* max 0 keeps no node, whatever slurm.conf's renderer keeps
+		 * (POOL-0, a base's own): the service removes them (24.5) */
+		if (w && (keep = plan_count(mdc_json_get(w, "scaling_spec"), "max_node_count", 1)) < 0)
+			keep = 0;
+		if (w && keep >= from)
 			continue;
 		mdc_ctx_clear(&jctx);
 		if (st->opts->pool_jobs(id, (long) keep, &jobs, st->opts->pool_jobs_arg, &jctx)) {
