@@ -123,13 +123,16 @@ static bool mdc_update_pools_same(const json_object *now, const json_object *wan
 	return true;
 }
 
-/* True when every masked path of A (read back) and B holds the same value. */
-static bool mdc_update_same(const json_object *a, const json_object *b, const struct mdc_strv *mask)
+/* True when every masked path of A (read back) and B holds the same value;
+ * B is what we SENT, or another read-back (then strictly: an image filled
+ * in since is a change). */
+static bool mdc_update_same(const json_object *a, const json_object *b, const struct mdc_strv *mask,
+			    bool sent)
 {
 	for (size_t i = 0; i < mask->n; i++) {
 		const json_object *va = mdc_json_get_path(a, mask->v[i]), *vb = mdc_json_get_path(b, mask->v[i]);
 
-		if (!strcmp(mask->v[i], "node_pools") ? !mdc_update_pools_same(va, vb) :
+		if (sent && !strcmp(mask->v[i], "node_pools") ? !mdc_update_pools_same(va, vb) :
 		    !mdc_json_equal(va, vb))
 			return false;
 	}
@@ -154,7 +157,7 @@ static int mdc_update_unknown(struct mdc_client *c, const char *name,
 			      "trying again", why, tmp.msg);
 		goto out;
 	}
-	present = plan->result && mdc_update_same(now, plan->result, &plan->mask);
+	present = plan->result && mdc_update_same(now, plan->result, &plan->mask, true);
 	state = mdc_cluster_state(now, "");
 	if (present)
 		rc = mdc_fail(ctx, err, "%s; re-read the cluster: the change is present (state %s), "
@@ -187,43 +190,9 @@ static int mdc_update_unchanged(struct mdc_client *c, const char *name, const js
 	if ((rc = mdc_cluster_get(c, name, &now, ctx)))
 		return rc;
 	*fresh = mdc_streq(mdc_cluster_state(now, ""), mdc_cluster_state(planned_on, "")) &&
-		 mdc_update_same(now, planned_on, &plan->mask);
+		 mdc_update_same(now, planned_on, &plan->mask, false);
 	json_object_put(now);
 	return 0;
-}
-
-/* Does NOW hold what we SENT?  As mdc_json_equal, but a string we sent
- * empty matches any: the service fills such fields in (a never-updated
- * pool's node_image, sent "" and read back as its image), which is no
- * other writer's doing (24.5: a first scale of a lab pool exited 11). */
-static bool mdc_update_holds(json_object *now, json_object *sent)
-{
-	if (sent && json_object_is_type(sent, json_type_string) && !json_object_get_string_len(sent))
-		return !now || json_object_is_type(now, json_type_string);
-	if (now && sent && json_object_is_type(now, json_type_object) &&
-	    json_object_is_type(sent, json_type_object)) {
-		json_object *m;
-
-		if (json_object_object_length(now) != json_object_object_length(sent))
-			return false;
-		json_object_object_foreach(sent, k, v)
-			if (!json_object_object_get_ex(now, k, &m) || !mdc_update_holds(m, v))
-				return false;
-		return true;
-	}
-	if (now && sent && json_object_is_type(now, json_type_array) &&
-	    json_object_is_type(sent, json_type_array)) {
-		size_t n = json_object_array_length(sent);
-
-		if (n != json_object_array_length(now))
-			return false;
-		for (size_t i = 0; i < n; i++)
-			if (!mdc_update_holds(json_object_array_get_idx(now, i),
-					      json_object_array_get_idx(sent, i)))
-				return false;
-		return true;
-	}
-	return mdc_json_equal(now, sent);
 }
 
 /* After the operation: read the cluster back; our change must be there.
@@ -242,14 +211,11 @@ static int mdc_update_kept(struct mdc_client *c, const char *name, const struct 
 			       "'mdcctl describe')");
 		return rc;
 	}
-	for (size_t i = 0; i < plan->mask.n && !rc; i++)
-		if (!mdc_update_holds((json_object *) mdc_json_get_path(now, plan->mask.v[i]),
-				      (json_object *) mdc_json_get_path(plan->result, plan->mask.v[i])))
-			rc = mdc_fail(ctx, MDC_ERR_LOST, "the update of cluster '%s' finished, but "
-				      "reading it back shows another writer has replaced it (a writer "
-				      "on another login node? share the lock directory, see LockDir in "
-				      "mdcctl(1)); check with 'mdcctl describe' and run the command "
-				      "again", name);
+	if (!mdc_update_same(now, plan->result, &plan->mask, true))
+		rc = mdc_fail(ctx, MDC_ERR_LOST, "the update of cluster '%s' finished, but reading "
+			      "it back shows another writer has replaced it (a writer on another "
+			      "login node? share the lock directory, see LockDir in mdcctl(1)); "
+			      "check with 'mdcctl describe' and run the command again", name);
 	json_object_put(now);
 	return rc;
 }
