@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "mdc_jobs.h"
 #include "mdc_managed.h"
 #include "sc_conf.h"
 
@@ -212,6 +213,20 @@ int mdc_managed_access(const struct mdc_managed *m, const char *part,
 	if (v && strcasecmp(v, "UP"))
 		return mdc_fail(ctx, MDC_ERR_REFUSED, "partition '%s' is State=%s: its jobs do not run",
 				part, v);
+	v = mdc_managed_part_get(c, ri, "MaxTime");
+	if (v && job->time_limit && strcasecmp(v, "INFINITE") && strcasecmp(v, "UNLIMITED")) {
+		struct mdc_ctx pctx = { 0 };
+		uint32_t secs;
+
+		/* slurmctld would move the job and leave it pending there for
+		 * ever (PartitionTimeLimit); an unreadable MaxTime is
+		 * slurmctld's to judge */
+		if (!mdc_jobs_duration_parse(v, &secs, &pctx) &&
+		    (uint64_t) job->time_limit * 60 > secs)
+			return mdc_fail(ctx, MDC_ERR_REFUSED,
+					"the job's time limit of %u minutes is above the MaxTime=%s of "
+					"partition '%s'", job->time_limit, v, part);
+	}
 	v = mdc_managed_part_get(c, ri, "RootOnly");
 	if (v && mdc_managed_yes(v) && !admin)
 		return mdc_fail(ctx, MDC_ERR_REFUSED, "partition '%s' is RootOnly=YES", part);
