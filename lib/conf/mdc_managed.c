@@ -172,14 +172,29 @@ static bool mdc_managed_in_groups(const char *list, uid_t uid, gid_t gid)
 		size_t len = strcspn(p, ",");
 		char name[256];
 		struct group gr, *grp = NULL;
-		char gbuf[8192];
+		gid_t g = 0;
 
 		snprintf(name, sizeof(name), "%.*s", (int) len, p);
 		p += len + (p[len] == ',');
-		if (getgrnam_r(name, &gr, gbuf, sizeof(gbuf), &grp) || !grp)
+		/* a big group's member list needs a big buffer: grow it (up
+		 * to 1 MiB) rather than take ERANGE for "not a member" */
+		for (size_t size = 8192; size <= (1u << 20); size *= 4) {
+			char *gbuf = malloc(size);
+			int err;
+
+			if (!gbuf)
+				break;
+			err = getgrnam_r(name, &gr, gbuf, size, &grp);
+			g = grp ? grp->gr_gid : 0;
+			free(gbuf);
+			if (err != ERANGE)
+				break;
+			grp = NULL;
+		}
+		if (!grp)
 			continue;
 		for (int i = 0; i < ng; i++)
-			if (groups[i] == grp->gr_gid)
+			if (groups[i] == g)
 				return true;
 	}
 	return false;
