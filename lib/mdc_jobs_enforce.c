@@ -270,6 +270,45 @@ static void jobs_outcome(int rc, enum mdc_jobs_verdict verdict, const struct mdc
 	}
 }
 
+/* Could JOB run in partition PART by its limits?  slurmctld accepts a
+ * move past MaxTime or the node limits and the job then pends there for
+ * ever (PartitionTimeLimit, PartitionNodeLimit): such a move is not made.
+ * 0, or -1 with E->msg saying why. */
+static int jobs_fits(const slurm_job_info_t *job, const char *part, struct mdc_jobs_entry *e)
+{
+	partition_info_msg_t *pm = NULL;
+	const partition_info_t *pi = NULL;
+	const char *was = job->partition ? job->partition : "";
+	int rc = 0;
+
+	if (slurm_load_partitions((time_t) 0, &pm, SHOW_ALL) != SLURM_SUCCESS)
+		return 0;	/* the update itself will say */
+	for (uint32_t i = 0; i < pm->record_count && !pi; i++)
+		if (pm->partition_array[i].name && !strcmp(pm->partition_array[i].name, part))
+			pi = &pm->partition_array[i];
+	if (!pi)
+		goto out;
+	if (job->time_limit != NO_VAL && job->time_limit != INFINITE &&
+	    pi->max_time != INFINITE && pi->max_time != NO_VAL && job->time_limit > pi->max_time) {
+		snprintf(e->msg, sizeof(e->msg),
+			 "cannot move job %u to partition %.60s: its time limit of %u minutes is "
+			 "above the partition's MaxTime of %u minutes; the job stays in %.60s",
+			 job->job_id, part, job->time_limit, pi->max_time, was);
+		rc = -1;
+	} else if ((pi->max_nodes != INFINITE && pi->max_nodes != NO_VAL &&
+		    job->num_nodes > pi->max_nodes) ||
+		   (pi->min_nodes != NO_VAL && job->num_nodes && job->num_nodes < pi->min_nodes)) {
+		snprintf(e->msg, sizeof(e->msg),
+			 "cannot move job %u to partition %.60s: its %u nodes are outside the "
+			 "partition's MinNodes/MaxNodes; the job stays in %.60s",
+			 job->job_id, part, job->num_nodes, was);
+		rc = -1;
+	}
+out:
+	slurm_free_partition_info_msg(pm);
+	return rc;
+}
+
 static void jobs_act(const slurm_job_info_t *job, struct mdc_jobs_entry *e,
 		     struct mdc_jobs_stats *st)
 {
@@ -277,6 +316,10 @@ static void jobs_act(const slurm_job_info_t *job, struct mdc_jobs_entry *e,
 	int rc = 0;
 
 	if (p.action == MDC_JOBS_FALL_BACK) {
+		if (jobs_fits(job, p.fallback, e)) {
+			jobs_outcome(-1, MDC_JOBS_FELL_BACK, &p, e, st);
+			return;
+		}
 		snprintf(p.expired, sizeof(p.expired), "fell-back");
 		jobs_outcome(jobs_update(job, &p, p.fallback, e), MDC_JOBS_FELL_BACK, &p, e, st);
 		return;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "mdc_jobs.h"
 #include "mdc_managed.h"
 #include "sc_conf.h"
 
@@ -171,14 +172,29 @@ static bool mdc_managed_in_groups(const char *list, uid_t uid, gid_t gid)
 		size_t len = strcspn(p, ",");
 		char name[256];
 		struct group gr, *grp = NULL;
-		char gbuf[8192];
+		gid_t g = 0;
 
 		snprintf(name, sizeof(name), "%.*s", (int) len, p);
 		p += len + (p[len] == ',');
-		if (getgrnam_r(name, &gr, gbuf, sizeof(gbuf), &grp) || !grp)
+		/* a big group's member list needs a big buffer: grow it (up
+		 * to 1 MiB) rather than take ERANGE for "not a member" */
+		for (size_t size = 8192; size <= (1u << 20); size *= 4) {
+			char *gbuf = malloc(size);
+			int err;
+
+			if (!gbuf)
+				break;
+			err = getgrnam_r(name, &gr, gbuf, size, &grp);
+			g = grp ? grp->gr_gid : 0;
+			free(gbuf);
+			if (err != ERANGE)
+				break;
+			grp = NULL;
+		}
+		if (!grp)
 			continue;
 		for (int i = 0; i < ng; i++)
-			if (groups[i] == grp->gr_gid)
+			if (groups[i] == g)
 				return true;
 	}
 	return false;
@@ -212,6 +228,20 @@ int mdc_managed_access(const struct mdc_managed *m, const char *part,
 	if (v && strcasecmp(v, "UP"))
 		return mdc_fail(ctx, MDC_ERR_REFUSED, "partition '%s' is State=%s: its jobs do not run",
 				part, v);
+	v = mdc_managed_part_get(c, ri, "MaxTime");
+	if (v && job->time_limit && strcasecmp(v, "INFINITE") && strcasecmp(v, "UNLIMITED")) {
+		struct mdc_ctx pctx = { 0 };
+		uint32_t secs;
+
+		/* slurmctld would move the job and leave it pending there for
+		 * ever (PartitionTimeLimit); an unreadable MaxTime is
+		 * slurmctld's to judge */
+		if (!mdc_jobs_duration_parse(v, &secs, &pctx) &&
+		    (uint64_t) job->time_limit * 60 > secs)
+			return mdc_fail(ctx, MDC_ERR_REFUSED,
+					"the job's time limit of %u minutes is above the MaxTime=%s of "
+					"partition '%s'", job->time_limit, v, part);
+	}
 	v = mdc_managed_part_get(c, ri, "RootOnly");
 	if (v && mdc_managed_yes(v) && !admin)
 		return mdc_fail(ctx, MDC_ERR_REFUSED, "partition '%s' is RootOnly=YES", part);

@@ -13,6 +13,7 @@
 
 #include "mdc_err.h"
 #include "mdc_str.h"
+#include <stdint.h>
 #include <sys/types.h>
 
 #define MDC_MANAGED_SLURM_CONF "/etc/slurm/slurm.conf"
@@ -39,6 +40,7 @@ struct mdc_managed_job {
 	uid_t uid;
 	gid_t gid;
 	const char *account, *qos;
+	uint32_t time_limit;		/* minutes; 0: not given, not checked */
 };
 
 /* Read the partitions of the slurm.conf at PATH (Include files followed;
@@ -61,7 +63,7 @@ int mdc_managed_check(const struct mdc_managed *m, const char *parts, char **bad
 		      struct mdc_ctx *ctx);
 
 /* May JOB run in managed partition PART as the file declares it (State,
- * RootOnly, AllowGroups, AllowAccounts / DenyAccounts, AllowQos / DenyQos;
+ * MaxTime, RootOnly, AllowGroups, AllowAccounts / DenyAccounts, AllowQos / DenyQos;
  * a PartitionName=DEFAULT line's values apply)?  0, or MDC_ERR_REFUSED with
  * CTX saying which setting keeps it out; MDC_ERR_NOTFOUND for an unknown
  * PART.  Root and SlurmUser (SLURM_UID) pass AllowGroups, as in Slurm.

@@ -293,6 +293,8 @@ static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
 	if (pol.action == MDC_JOBS_FALL_BACK && js_set) {
 		struct mdc_managed_job job = {
 			.uid = d->user_id, .gid = d->group_id, .account = d->account, .qos = d->qos,
+			.time_limit = d->time_limit == NO_VAL || d->time_limit == INFINITE ?
+				0 : d->time_limit,
 		};
 
 		if (mdc_managed_access(js_set, pol.fallback, &job, slurm_conf.slurm_user_id, ctx)) {

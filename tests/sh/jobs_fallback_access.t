@@ -33,7 +33,7 @@ shadow useradd -M -N -G "$group" -s /usr/sbin/nologin "$member" || { echo "Bail 
 at_exit "shadow userdel '$member' 2>/dev/null"
 
 lab_up --plugindir "$JS_DIR" --job-submit mdc --plugstack "required $SPANK"
-plan 11
+plan 15
 CONF_PATH=$LAB_DIR/etc/slurm.conf
 show_on_fail "$TEST_DIR/err" "$TEST_DIR/enforce.log"
 chmod 0755 "$TEST_DIR"
@@ -49,6 +49,7 @@ field() { scontrol show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p" 
 cat >>"$CONF_PATH" <<'EOF2'
 PartitionName=low Nodes=compute MaxTime=INFINITE State=DOWN
 PartitionName=ondemand Nodes=compute MaxTime=INFINITE State=UP
+PartitionName=short Nodes=compute MaxTime=INFINITE State=UP
 EOF2
 scontrol reconfigure
 part_up() { scontrol show partition ondemand | grep -q 'State=UP'; }
@@ -58,9 +59,15 @@ ok "the lab has low (DOWN) and ondemand" wait_until 30 part_up
 j=$(as_user timeout 30 sbatch --parsable -p low -t 1 --mdc-wait-time=2s \
 	--mdc-on-timeout=fall-back-to-on-demand --mdc-fallback-partition=ondemand --wrap true 2>"$TEST_DIR/err")
 like "$j" '^[0-9]+$' "the user's job in low with a fall-back to ondemand"
-sed -i "s/^PartitionName=ondemand .*/& AllowGroups=$group/" "$CONF_PATH"
+# a time limit above the fallback's MaxTime: slurmctld would move it and
+# it would pend there for ever (PartitionTimeLimit)
+jt=$(timeout 30 sbatch --parsable -p low -t 10 --mdc-wait-time=2s \
+	--mdc-on-timeout=fall-back-to-on-demand --mdc-fallback-partition=short --wrap true 2>"$TEST_DIR/err")
+like "$jt" '^[0-9]+$' "a job with -t 10 in low with a fall-back to short"
+sed -i "s/^PartitionName=ondemand .*/& AllowGroups=$group/; s/^\(PartitionName=short .*\)MaxTime=INFINITE/\1MaxTime=5/" "$CONF_PATH"
 scontrol reconfigure
-limited() { scontrol show partition ondemand | grep -q "AllowGroups=$group"; }
+limited() { scontrol show partition ondemand | grep -q "AllowGroups=$group" &&
+	scontrol show partition short | grep -q "MaxTime=00:05:00"; }
 wait_until 30 limited
 
 # submission: refused with the reason, for the user outside the group only
@@ -74,6 +81,9 @@ scancel "$jm"
 out=$(timeout 30 sbatch --parsable -p debug -H "${fb[@]/ondemand/low}" --wrap true 2>&1)
 like "$out" "^sbatch: error: fallback partition 'low' would not run the job: partition 'low' is State=DOWN" \
 	"a fall-back to a DOWN partition is refused"
+out=$(timeout 30 sbatch --parsable -p low -H "${fb[@]/ondemand/short}" -t 10 --wrap true 2>&1)
+like "$out" "^sbatch: error: fallback partition 'short' would not run the job: the job's time limit of 10 minutes is above the MaxTime=5 of partition 'short'" \
+	"a fall-back to a partition whose MaxTime is below the job's time limit is refused"
 
 expired() { [ $(($(date +%s) - $(date -d "$(field "$j" SubmitTime)" +%s))) -gt 3 ]; }
 wait_until 30 expired
@@ -85,6 +95,11 @@ like "$(cat "$TEST_DIR/enforce.log")" \
 is "$(field "$j" Partition)" low "the job is in low again, not stranded in ondemand"
 is "$(field "$j" AdminComment)" "mdc:wait=2,on-timeout=fall-back-to-on-demand,fallback=ondemand" \
 	"AdminComment does not say it fell back"
+like "$(cat "$TEST_DIR/enforce.log")" \
+	"cannot move job $jt to partition short: its time limit of 10 minutes is above the partition's MaxTime of 5 minutes; the job stays in low" \
+	"a job whose time limit is above the fallback's MaxTime is not moved, and it says why"
+is "$(field "$jt" Partition)/$(field "$jt" AdminComment)" "low/mdc:wait=2,on-timeout=fall-back-to-on-demand,fallback=short" \
+	"it stays in low, not recorded as fallen back"
 out=$("$MDCCTL" jobs 2>&1)
 unlike "$(grep "^$j " <<<"$out")" "moved to" "mdcctl jobs does not say it was moved"
 is "$(field "$j" JobState)" PENDING "the job still pends"

@@ -349,7 +349,8 @@ static void test_access(void **state)
 			     "PartitionName=admins Nodes=vm AllowGroups=root\n"
 			     "PartitionName=mine Nodes=vm AllowGroups=root,%s\n"
 			     "PartitionName=acct Nodes=vm AllowAccounts=a,b\n"
-			     "PartitionName=rootonly Nodes=vm RootOnly=YES\n",
+			     "PartitionName=rootonly Nodes=vm RootOnly=YES\n"
+			     "PartitionName=short Nodes=vm MaxTime=1:00:00\n",
 			     gr ? gr->gr_name : "root") > 0);
 	path = write_tmp("slurm.conf", text);
 	assert_int_equal(mdc_managed_load(path, &m, &ctx), 0);
@@ -379,6 +380,14 @@ static void test_access(void **state)
 	nobody.qos = "good";
 	assert_int_equal(access_of(m, "acct", &nobody, 64030, &ctx), 0);
 	assert_int_equal(access_of(m, "nosuch", &root, 64030, &ctx), MDC_ERR_NOTFOUND);
+	/* MaxTime, in Slurm's format; a job without a time limit is not judged */
+	root.time_limit = 61;
+	assert_int_equal(access_of(m, "short", &root, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "the job's time limit of 61 minutes is above the MaxTime=1:00:00 "
+			    "of partition 'short'");
+	root.time_limit = 60;
+	assert_int_equal(access_of(m, "short", &root, 64030, &ctx), 0);
+	assert_int_equal(access_of(m, "open", &root, 64030, &ctx), 0);
 	mdc_managed_free(m);
 	free(path);
 	free(text);
