@@ -350,47 +350,87 @@ out:
 	return rc;
 }
 
-/* Whether a failed `scontrol show` said what slurmctld answers while it
+/* scontrol's first word that is no option: "show" of "-o show part".
+ * -M and -u take the next word (scontrol.c's getopt string). */
+static const char *live_verb(char *const *args)
+{
+	for (size_t i = 0; args[i]; i++) {
+		if (args[i][0] != '-')
+			return args[i];
+		if ((!strcmp(args[i], "-M") || !strcmp(args[i], "-u")) && args[i + 1])
+			i++;
+	}
+	return "";
+}
+
+/* Whether a failed scontrol run said what slurmctld answers while it
  * reconfigures: for a moment it decodes credentials with the default
  * munge socket and drops the connection (seen on a lab with its own
  * socket), its socket is briefly gone, or a reconfigure that waits for
  * its locks holds the answer past the client's timeout (seen in
  * scontrol_lab.t: `mdcctl drift` just after the service's reload).
- * Nothing was read: asking again is safe. */
+ * A read is asked again on any of them.  A change only when the message
+ * proves slurmctld never read the request (UNREAD: the connection dropped
+ * at the credential, before the RPC is unpacked, or never made): after a
+ * timeout it may have been applied, and applying it twice can fail
+ * (State=RESUME of a node no longer down) or repeat a side effect. */
 static bool live_transient(char *const *args, const char *msg)
 {
-	static const char *const marks[] = {
-		"Zero Bytes were transmitted or received", "Protocol authentication error",
-		"Unexpected missing socket error", "Socket timed out on send/recv operation",
+	static const struct { const char *mark; bool unread; } marks[] = {
+		{ "Zero Bytes were transmitted or received", true },
+		{ "Protocol authentication error", true },
+		{ "Unexpected missing socket error", true },
+		{ "Socket timed out on send/recv operation", false },
 	};
+	static const char *const reads[] = { "show", "ping", NULL };
+	const char *verb = live_verb(args);
+	bool read = false;
 
-	if (!args[0] || strcmp(args[0], "show"))
-		return false;
+	for (size_t i = 0; reads[i]; i++)
+		read |= !strcmp(verb, reads[i]);
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-		if (strstr(msg, marks[i]))
+		if ((read || marks[i].unread) && strstr(msg, marks[i].mark))
 			return true;
 	return false;
+}
+
+/* Run ARGS, asked again up to three times, 0.2, 0.4 and 0.8 s apart, while
+ * it fails as live_transient says (Ctrl-C stops).  OUT may be NULL
+ * (inherited stdout); ERR holds the last run's stderr. */
+static int live_run_retry(char *const *args, struct mdc_buf *out, struct mdc_buf *err,
+			  int *status, struct mdc_ctx *ctx)
+{
+	size_t base = out ? out->len : 0;
+	int rc;
+
+	for (unsigned n = 0;; n++) {
+		if ((rc = mdc_live_run(args, out, err, status, ctx)))
+			return rc;
+		if (*status == 0 || n == 3 || !live_transient(args, mdc_buf_str(err)) ||
+		    !mdc_sleep(0.2 * (1u << n), NULL))
+			return 0;
+		if (out) {
+			out->len = base;
+			if (out->s)
+				out->s[base] = '\0';
+		}
+		mdc_buf_reset(err);
+	}
+}
+
+int mdc_live_pass(char *const *args, struct mdc_buf *err, int *status, struct mdc_ctx *ctx)
+{
+	return live_run_retry(args, NULL, err, status, ctx);
 }
 
 int mdc_live_check(char *const *args, struct mdc_buf *out, struct mdc_ctx *ctx)
 {
 	struct mdc_buf err = MDC_BUF_INIT, tmp = MDC_BUF_INIT;
 	struct mdc_buf *o = out ? out : &tmp;
-	size_t base = o->len;
 	int status, rc;
 
-	/* up to three more tries, 0.2, 0.4 and 0.8 s apart (Ctrl-C stops) */
-	for (unsigned n = 0;; n++) {
-		if ((rc = mdc_live_run(args, o, &err, &status, ctx)))
-			goto out;
-		if (status == 0 || n == 3 || !live_transient(args, mdc_buf_str(&err)) ||
-		    !mdc_sleep(0.2 * (1u << n), NULL))
-			break;
-		o->len = base;
-		if (o->s)
-			o->s[base] = '\0';
-		mdc_buf_reset(&err);
-	}
+	if ((rc = live_run_retry(args, o, &err, &status, ctx)))
+		goto out;
 	if (status != 0) {
 		struct mdc_buf cmd = MDC_BUF_INIT;
 		char *msg = mdc_trim((char *) mdc_buf_str(&err));

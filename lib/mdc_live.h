@@ -76,6 +76,13 @@ int mdc_live_scontrol_path(char **out, struct mdc_ctx *ctx);
 int mdc_live_run(char *const *args, struct mdc_buf *out, struct mdc_buf *err,
 		 int *status, struct mdc_ctx *ctx);
 
+/* A command mdc-scontrol hands to the real scontrol: ARGS run with stdin
+ * and stdout inherited, ERR gets stderr, *STATUS the exit code; asked
+ * again while slurmctld's reconfigure drops it, as our own reads and
+ * changes are (a change only when the message proves it was not read).
+ * Returns as mdc_live_run. */
+int mdc_live_pass(char *const *args, struct mdc_buf *err, int *status, struct mdc_ctx *ctx);
+
 /* Run scontrol ARGS and fail with its stderr as the message (MDC_ERR_IO)
  * unless it exits 0.  OUT (may be NULL) receives stdout. */
 int mdc_live_check(char *const *args, struct mdc_buf *out, struct mdc_ctx *ctx);

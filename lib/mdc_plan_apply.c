@@ -223,6 +223,10 @@ static int op_config(struct plan_st *st, const struct mdc_op *op, json_object *m
 		op = &aop;
 		opt = canon;
 	}
+	/* an obsolete key Slurm still reads (FastSchedule, partition Priority):
+	 * sent as asked, with what the table knows of it */
+	if (set && !canon && (opt->flags & SC_OPT_OBSOLETE) && opt->why)
+		plan_warn(st, op->where, "%s: %s is obsolete: %s", subj, opt->name, opt->why);
 	/* the key replaces (or unsets with it) a value stored under the alias */
 	if ((alias = sc_opt_alias_name(opt)) && map_unset(map, alias) && !set) {
 		map_unset(map, op->key);

@@ -299,6 +299,10 @@ int mdc_rules_check_setting(const char *key, const char *value, unsigned scope,
 		if (other)
 			return mdc_rules_fail(ctx, w, "%s: parameter '%s' is not valid in %s scope: it is %s",
 					      w, key, mdc_scope_name(scope), other);
+		/* an older Slurm's key: say it was removed, and what replaced it */
+		if ((opt = sc_opt_find(key, SC_SCOPE_REMOVED)))
+			return mdc_rules_fail(ctx, w, "%s: '%s' is no longer a Slurm key (%s)",
+					      w, opt->name, opt->why);
 		if ((hint = sc_opt_suggest(key, scope)))
 			return mdc_rules_fail(ctx, w, "%s: unknown key '%s' (did you mean '%s'?)",
 					      w, key, hint);

@@ -74,7 +74,26 @@ static const struct vtype vtypes[] = {
 	{ "PrivateData", MDC_V_FLAGS,
 	  "accounts|cloud|events|jobs|nodes|partitions|reservations|usage|users", VS_WARN,
 	  "accounts, cloud, events, jobs, nodes, partitions, reservations, usage, users" },
-	{ "SchedulerParameters", MDC_V_FLAGS, NULL, VS_NONE, NULL },
+	/* slurm.conf(5) of 22.05, and two it still reads for older files
+	 * (kill_invalid_depend, max_depend_depth: now DependencyParameters) */
+	{ "SchedulerParameters", MDC_V_FLAGS,
+	  "allow_zero_lic|assoc_limit_stop|batch_sched_delay=|bb_array_stage_cnt=|bf_busy_nodes|"
+	  "bf_continue|bf_hetjob_immediate|bf_hetjob_prio=|bf_ignore_newly_avail_nodes|bf_interval=|"
+	  "bf_job_part_count_reserve=|bf_licenses|bf_max_job_array_resv=|bf_max_job_assoc=|"
+	  "bf_max_job_part=|bf_max_job_start=|bf_max_job_test=|bf_max_job_user=|"
+	  "bf_max_job_user_part=|bf_max_time=|bf_min_age_reserve=|bf_min_prio_reserve=|"
+	  "bf_node_space_size=|bf_one_resv_per_job|bf_resolution=|bf_running_job_reserve|"
+	  "bf_window=|bf_window_linear=|bf_yield_interval=|bf_yield_sleep=|build_queue_timeout=|"
+	  "correspond_after_task_cnt=|default_queue_depth=|defer|delay_boot=|disable_hetjob_steps|"
+	  "disable_job_shrink|enable_hetjob_steps|enable_user_top|Ignore_NUMA|"
+	  "ignore_prefer_validation|max_array_tasks=|max_rpc_cnt=|max_sched_time=|"
+	  "max_script_size=|max_switch_wait=|no_backup_scheduling|no_env_cache|"
+	  "nohold_on_prolog_fail|pack_serial_at_end|partition_job_depth=|preempt_reorder_count=|"
+	  "preempt_strict_order|preempt_youngest_first|reduce_completing_frag|"
+	  "requeue_setup_env_fail|salloc_wait_nodes|sbatch_wait_nodes|sched_interval=|"
+	  "sched_max_job_start=|sched_min_interval=|spec_cores_first|step_retry_count=|"
+	  "step_retry_time=|whole_hetjob|kill_invalid_depend|max_depend_depth=", VS_WARN,
+	  "the SchedulerParameters of slurm.conf(5)" },
 	{ "SlurmctldParameters", MDC_V_FLAGS, NULL, VS_NONE, NULL },
 	{ "SlurmdParameters", MDC_V_FLAGS, NULL, VS_NONE, NULL },
 	{ "CommunicationParameters", MDC_V_FLAGS, NULL, VS_NONE, NULL },
@@ -252,6 +271,36 @@ static const char *word_find(const char *words, const char *w, size_t n, size_t 
 		p = bar ? bar + 1 : NULL;
 	}
 	return NULL;
+}
+
+/* The word of WORDS within two edits of W (length N, a "=value" left
+ * out), for a did-you-mean: NULL when none is that close.  *OUTLEN: its
+ * length without a trailing '=' or a synonym's "=target". */
+static const char *word_near(const char *words, const char *w, size_t n, size_t *outlen)
+{
+	const char *p = words, *best = NULL, *weq = memchr(w, '=', n);
+	size_t bestd = 3, wn = weq ? (size_t) (weq - w) : n;
+	char a[64], b[64];
+
+	for (size_t i = 0; i < wn && i < sizeof(a); i++)
+		a[i] = (char) tolower((unsigned char) w[i]);
+	while (p && *p) {
+		const char *bar = strchr(p, '|'), *eq;
+		size_t len = bar ? (size_t) (bar - p) : strlen(p), d;
+
+		if ((eq = memchr(p, '=', len)))
+			len = (size_t) (eq - p);
+		for (size_t i = 0; i < len && i < sizeof(b); i++)
+			b[i] = (char) tolower((unsigned char) p[i]);
+		d = mdc_str_distance(a, wn < sizeof(a) ? wn : sizeof(a), b, len < sizeof(b) ? len : sizeof(b));
+		if (d < bestd) {
+			bestd = d;
+			best = p;
+			*outlen = len;
+		}
+		p = bar ? bar + 1 : NULL;
+	}
+	return best;
 }
 
 /* Flags that mean others too, as Slurm stores them (and scontrol shows
@@ -563,8 +612,13 @@ int mdc_value_check(const char *key, const char *value, char *why, size_t whysz)
 
 			/* empty items are skipped, as Slurm's strtok() does */
 			if (len && !word_find(vt->words, p, len, &clen, &arg)) {
-				snprintf(why, whysz, "%s='%s': unknown word '%.*s': %s%s", key, value,
-					 (int) len, p, vt->strict == VS_ERROR ? "use " :
+				char hint[96] = "";
+				const char *near = word_near(vt->words, p, len, &clen);
+
+				if (near)
+					snprintf(hint, sizeof(hint), " (did you mean '%.*s'?)", (int) clen, near);
+				snprintf(why, whysz, "%s='%s': unknown word '%.*s'%s: %s%s", key, value,
+					 (int) len, p, hint, vt->strict == VS_ERROR ? "use " :
 					 "Slurm ignores it; known words: ", vt->why);
 				return vt->strict == VS_ERROR ? 2 : 1;
 			}

@@ -10,7 +10,7 @@
 command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
 command -v jq >/dev/null || skip_all "jq is not installed"
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
-plan 37
+plan 41
 
 MS=$top_builddir/mdc-scontrol
 export MDC_CONF=$TEST_DIR/mdc.conf	# no config file of the machine's
@@ -38,6 +38,33 @@ is "$rc" "$want" "an unknown command exits with the real scontrol's code ($want)
 is "$(tail -1 "$TEST_DIR/scontrol.log")" "-d update NodeName=cpu-0 State=DRAIN Reason=x" \
 	"node state changes (and scontrol's own options) pass through untouched"
 is "$(patches)" 0 "pass-through sends nothing to the API"
+
+# --- pass-through during a reconfigure: a run slurmctld dropped unread is
+# run again; a change that may have been applied (a timeout) is not
+cat >"$TEST_DIR/flaky" <<'EOF'
+#!/bin/sh
+n=$(cat "$TEST_DIR/flaky.n" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$TEST_DIR/flaky.n"
+[ "$n" -lt "$FLAKY_FAILS" ] && { echo "$FLAKY_MSG" >&2; exit 1; }
+echo "ran $*"
+EOF
+chmod +x "$TEST_DIR/flaky"
+flaky() {	# FAILS MESSAGE ARGS...: "EXIT|RUNS|STDOUT|STDERR"
+	local fails=$1 msg=$2 out rc
+	shift 2
+	rm -f "$TEST_DIR/flaky.n"
+	out=$(TEST_DIR=$TEST_DIR MDC_SCONTROL=$TEST_DIR/flaky FLAKY_FAILS=$fails FLAKY_MSG=$msg \
+		"$MS" -Q "$@" 2>"$TEST_DIR/flaky.err"); rc=$?
+	printf '%s|%s|%s|%s' "$rc" "$(cat "$TEST_DIR/flaky.n")" "$out" "$(cat "$TEST_DIR/flaky.err")"
+}
+zb="slurm_update error: Zero Bytes were transmitted or received"
+to="slurm_update error: Socket timed out on send/recv operation"
+is "$(flaky 1 "$zb" update nodename=cpu-0 state=resume)" "0|2|ran -Q update nodename=cpu-0 state=resume|" \
+	"an update slurmctld dropped unread (Zero Bytes) is run again, once"
+is "$(flaky 1 "$to" update nodename=cpu-0 state=resume)" "1|1||$to" \
+	"an update that timed out (maybe applied) is not run again: scontrol's message and exit code"
+is "$(flaky 1 "$to" show job 5)" "0|2|ran -Q show job 5|" "a show that timed out is asked again"
+is "$(flaky 9 "$zb" -o show job 5)" "1|4||$zb" "at most three more tries, then scontrol's message and exit code"
 
 # --help lists no option that is then refused
 help=$("$MS" --help)

@@ -221,6 +221,22 @@ static const struct tcase cases[] = {
 	{ "unknown key with did-you-mean", "cluster.json",
 	  { { MDC_OP_CONFIG_SET, NULL, "PriorityWeightAgee", "1", NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, "", NULL, "did you mean 'PriorityWeightAge'", NULL, NULL },
+	/* issue 24 item 7: a key Slurm removed says so; one 22.05 has is not
+	 * called removed; item 6: an obsolete key warns */
+	{ "removed key MemLimitEnforce says it was removed", "cluster.json",
+	  { { MDC_OP_CONFIG_SET, NULL, "MemLimitEnforce", "yes", NULL, NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, "", NULL,
+	  "'MemLimitEnforce' is no longer a Slurm key (removed in 19.05: use JobAcctGatherParams=OverMemoryKill)", NULL, NULL },
+	{ "CryptoType is service-managed, not called removed", "cluster.json",
+	  { { MDC_OP_CONFIG_SET, NULL, "CryptoType", "crypto/munge", NULL, NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, "", NULL,
+	  "'CryptoType' is service-managed and refused: the job credential plugin is the service's (Slurm 23.11 removed the key)", NULL, NULL },
+	{ "FastSchedule=1 is sent with a warning that slurmctld ignores it", "cluster.json",
+	  { { MDC_OP_CONFIG_SET, NULL, "FastSchedule", "1", NULL, NULL, 0, 0, 0 } },
+	  MDC_MODE_UNSPECIFIED, false, SS "config",
+	  SLURM("\"config\":{\"PriorityType\":\"priority/multifactor\",\"PriorityWeightAge\":\"1000\","
+		"\"FastSchedule\":\"1\"}"),
+	  NULL, "FastSchedule is obsolete: since 20.02 slurmctld ignores it", NULL },
 	{ "refused key HealthCheckProgram (C10)", "cluster.json",
 	  { { MDC_OP_CONFIG_SET, NULL, "HealthCheckProgram", "/bin/true", NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, "", NULL, "'HealthCheckProgram' is refused", NULL, NULL },

@@ -232,6 +232,7 @@ static void test_live_transient(void **state)
 {
 	char *show[] = { "show", "partition", "debug", NULL };
 	char *update[] = { "update", "PartitionName=debug", "MaxTime=5", NULL };
+	char *opt_show[] = { "-o", "show", "partition", "debug", NULL };
 
 	(void) state;
 	assert_int_equal(live_calls("slurm_load_partitions error: Socket timed out on send/recv "
@@ -241,9 +242,15 @@ static void test_live_transient(void **state)
 	/* four asks at most, then the error with scontrol's words */
 	assert_int_equal(live_calls("Zero Bytes were transmitted or received", 9, show, MDC_ERR_IO,
 				    NULL), 4);
-	/* a change is never repeated, and a real error is not retried */
+	/* a change is repeated only when slurmctld dropped it unread (the
+	 * credential: Zero Bytes), never after a timeout (maybe applied);
+	 * a real error is not retried */
+	assert_int_equal(live_calls("slurm_update error: Zero Bytes were transmitted or received", 1,
+				    update, 0, "ok update PartitionName=debug MaxTime=5\n"), 2);
 	assert_int_equal(live_calls("Socket timed out on send/recv operation", 1, update,
 				    MDC_ERR_IO, NULL), 1);
+	assert_int_equal(live_calls("Socket timed out on send/recv operation", 1, opt_show, 0,
+				    "ok -o show partition debug\n"), 2);
 	assert_int_equal(live_calls("Invalid partition name specified", 1, show, MDC_ERR_IO, NULL), 1);
 }
 

@@ -192,6 +192,12 @@ static void test_check(void **state)
 	check_is("SelectTypeParameters", "CR_Cores", 2, "CR_Core");
 	check_is("SelectTypeParameters", "cr_core_memory", 0, NULL);
 	check_is("PriorityFlags", "bogus", 1, "Slurm ignores it");
+	/* issue 24 item 6: SchedulerParameters words, with a did-you-mean */
+	check_is("SchedulerParameters", "bf_contine,bf_window=1440", 1,
+		 "unknown word 'bf_contine' (did you mean 'bf_continue'?): Slurm ignores it");
+	check_is("SchedulerParameters", "bf_continue,bf_window=1440,defer,Ignore_NUMA", 0, NULL);
+	check_is("SchedulerParameters", "bf_intervall=30", 1, "(did you mean 'bf_interval'?)");
+	check_is("PriorityFlags", "MAX_TRE", 1, "(did you mean 'MAX_TRES'?)");
 	check_is("PrologFlags", "Contain,X11", 0, NULL);
 	check_is("PrologFlags", "bogus", 2, "Alloc");
 	check_is("TaskPluginParam", "Autobind=cores,Verbose", 0, NULL);
@@ -206,7 +212,8 @@ static void test_check(void **state)
 	check_is("DefMemPerCPU", "4096", 0, NULL);
 	check_is("PriorityCalcPeriod", "xx", 2, "not a time");
 	check_is("PriorityDecayHalfLife", "7-0", 0, NULL);
-	check_is("SchedulerParameters", "anything_at_all", 0, NULL);
+	check_is("SchedulerParameters", "anything_at_all", 1, "Slurm ignores it");
+	check_is("SlurmctldParameters", "anything_at_all", 0, NULL);	/* not checked */
 	check_is("ClusterName", "x", 0, NULL);
 }
 

@@ -92,20 +92,22 @@ static int finish(int rc)
 	return rc;
 }
 
-/* Replace this process with the real scontrol and ARGV (argv[0] is ours). */
+/* The real scontrol with ARGV (argv[0] is ours): its output, its exit
+ * code; a run that slurmctld's reconfigure dropped is run again. */
 static int pass_through(char **argv)
 {
 	struct mdc_ctx ctx = { 0 };
-	char *prog = NULL;
+	struct mdc_buf err = MDC_BUF_INIT;
+	int status;
 
-	if (mdc_live_scontrol_path(&prog, &ctx))
-		return fail(&ctx);
-	argv[0] = prog;
 	fflush(NULL);
-	execv(prog, argv);
-	mdc_fail(&ctx, MDC_ERR_IO, "cannot run '%s': %s", prog, strerror(errno));
-	free(prog);
-	return fail(&ctx);
+	if (mdc_live_pass(argv + 1, &err, &status, &ctx)) {
+		mdc_buf_free(&err);
+		return fail(&ctx);
+	}
+	fwrite(mdc_buf_str(&err), 1, err.len, stderr);
+	mdc_buf_free(&err);
+	return status;
 }
 
 /* Settings and a client, as mdcctl makes them. */
