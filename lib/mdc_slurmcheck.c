@@ -967,6 +967,7 @@ static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 	const char *tdir = getenv("TMPDIR");
 	struct mdc_buf conf = MDC_BUF_INIT;
 	char dir[4096], *path = NULL;
+	size_t dropped;
 	int rc;
 
 	if (!lib) {
@@ -983,6 +984,7 @@ static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 	if (!mkdtemp(dir))
 		return mdc_fail(ctx, MDC_ERR_IO, "cannot create a temporary directory for Slurm's "
 				"check: %s", strerror(errno));
+	dropped = res->warnings.n;
 	if ((rc = rewrite_includes(text, o->conf_dir, &conf, res)))
 		goto out;
 	if (!(path = mdc_path_join(dir, "slurm.conf"))) {
@@ -993,8 +995,12 @@ static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 	if ((rc = mdc_write_file_scratch(path, mdc_buf_str(&conf), conf.len, 0600, ctx)))
 		goto out;
 	rc = run_slurm(lib, path, dir, o->timeout_s > 0 ? o->timeout_s : 15, res);
-	/* the parser refused it: slurmctld would too, no need to ask */
-	if (!rc && res->ran_slurm && !res->errors.n)
+	/* the parser refused it: slurmctld would too, no need to ask; an
+	 * Include left out would make it refuse what is not wrong */
+	if (!rc && res->ran_slurm && !res->errors.n && dropped < res->warnings.n)
+		rc = (res->ctld_skipped = strdup("an Include was left out (see the warnings)")) ?
+		     0 : MDC_ERR_NOMEM;
+	else if (!rc && res->ran_slurm && !res->errors.n)
 		rc = run_ctld(mdc_buf_str(&conf), dir, o->timeout_s > 0 ? o->timeout_s : 15, res);
 out:
 	if (path)

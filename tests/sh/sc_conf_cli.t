@@ -4,6 +4,10 @@
 # one clear error, a non-zero exit, no crash and no wait.
 # (owner: slurm.conf engine)
 . "$top_srcdir/tests/lib/tap.sh"
+# these files test our parser and Slurm's client parse; most are not whole
+# clusters (no nodes), which slurmctld's start-up rightly refuses: that
+# check is tested in verdict_ctld.t and verdict_cases.t
+export MDC_SLURMCTLD=
 
 D=$TEST_DIR
 DATA=$top_srcdir/tests/sc/dump
