@@ -625,13 +625,30 @@ static int ctld_conf(const char *text, const char *dir, struct mdc_buf *out, cha
 {
 	const struct passwd *pw = getpwuid(geteuid());
 	const char *p = text;
+	bool dbd = false;
 	int rc = 0;
 
+	/* slurmdbd is out of the sandbox's reach (no network): slurmctld
+	 * would stop on 'slurmdbd and/or database must be up' or 'no TRES
+	 * from it' for every accounting cluster.  The sandbox runs without
+	 * accounting; the client parser has judged those keys' values. */
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t) (nl - l) : strlen(l);
+
+		char line[256];
+
+		snprintf(line, sizeof(line), "%.*s", (int) n, l);
+		if (line_key(l, n, "AccountingStorageType") && strstr(line, "slurmdbd"))
+			dbd = true;
+		l = nl ? nl + 1 : l + n;
+	}
 	*host = '\0';
 	while (*p && !rc) {
 		const char *nl = strchr(p, '\n');
 		size_t n = nl ? (size_t) (nl - p) : strlen(p);
-		bool drop = false;
+		bool drop = dbd && (line_key(p, n, "AccountingStorageType") ||
+				    line_key(p, n, "AccountingStorageEnforce"));
 
 		for (size_t i = 0; i < sizeof(ctld_paths) / sizeof(ctld_paths[0]); i++)
 			drop = drop || line_key(p, n, ctld_paths[i].key);
@@ -648,6 +665,8 @@ static int ctld_conf(const char *text, const char *dir, struct mdc_buf *out, cha
 		rc = ctld_paths[i].file ?
 		     mdc_buf_addf(out, "%s=%s/%s\n", ctld_paths[i].key, dir, ctld_paths[i].file) :
 		     pw ? mdc_buf_addf(out, "%s=%s\n", ctld_paths[i].key, pw->pw_name) : 0;
+	if (!rc && dbd)
+		rc = mdc_buf_adds(out, "AccountingStorageType=accounting_storage/none\n");
 	return rc ? MDC_ERR_NOMEM : 0;
 }
 

@@ -38,9 +38,11 @@ printf 'ClusterName=lab\nNodeName=vm CPUs=1\nInclude f0.conf\n' >"$TEST_DIR/tree
 err=$(M conf check "$TEST_DIR/tree.conf" 2>&1); rc=$?
 ok "an include tree that fans out stops (no minutes-long run)" test "$rc" != 0 -a "$rc" != 124
 like "$err" "more than [0-9]+ included files in all" "... at the cap on included files"
-# a modest tree is fine
+# a modest tree is fine (two partitions: the same file twice would define
+# one partition twice, which slurmctld's start-up refuses)
 printf 'PartitionName=p%d Nodes=vm\n' 1 >"$TEST_DIR/g1.conf"
-printf 'ClusterName=lab\nSlurmctldHost=vm\nNodeName=vm CPUs=1\nInclude g1.conf\nInclude g1.conf\n' >"$TEST_DIR/small.conf"
+printf 'PartitionName=p%d Nodes=vm\n' 2 >"$TEST_DIR/g2.conf"
+printf 'ClusterName=lab\nSlurmctldHost=vm\nNodeName=vm CPUs=1\nInclude g1.conf\nInclude g2.conf\n' >"$TEST_DIR/small.conf"
 ok "a small include tree still loads" M conf check "$TEST_DIR/small.conf"
 
 # mdc.conf
