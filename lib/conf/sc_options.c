@@ -112,7 +112,7 @@ static const struct sc_option opts[] = {
 	OPT("ExtSensorsFreq", C, 0, SC_T_UINT16, NULL, NULL),
 	OPT("ExtSensorsType", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("FairShareDampeningFactor", C, 0, SC_T_UINT16, NULL, NULL),
-	OPT("FastSchedule", C, O, SC_T_UINT16, NULL, "since 20.02 slurmctld ignores it (\"Ignoring obsolete FastSchedule option\")"),
+	OPT("FastSchedule", C, O, SC_T_UINT16, NULL, "since 20.02 slurmctld ignores it at 1 (\"Ignoring obsolete FastSchedule=1 option\") and stops on any other value"),
 	OPT("FederationParameters", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("FirstJobId", C, 0, SC_T_UINT32, NULL, NULL),
 	OPT("GetEnvTimeout", C, 0, SC_T_UINT16, NULL, NULL),
