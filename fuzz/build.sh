@@ -1,9 +1,8 @@
 #!/bin/sh
 # build.sh SRCDIR BUILDDIR OUT [TARGET] - build a libFuzzer target with
-# clang: sc_fuzz (the slurm.conf parser, the default), json_fuzz (the
-# parse that reuses kept list elements) or http_fuzz (the parser of the
-# answers of our own http:// transport); used by `make fuzz` and
-# tests/sh/sc_fuzz.t, json_fuzz.t, http_fuzz.t.  Exit 77 when clang or its libFuzzer
+# clang: sc_fuzz (the slurm.conf parser, the default) or json_fuzz (the
+# parse that reuses kept list elements); used by `make fuzz` and
+# tests/sh/sc_fuzz.t, json_fuzz.t.  Exit 77 when clang or its libFuzzer
 # runtime is missing.  (owner: slurm.conf engine)
 set -e
 src=$1 build=$2 out=$3 target=${4:-sc_fuzz}
@@ -15,12 +14,6 @@ printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (v
 "$CLANG" -fsanitize=fuzzer "$tmp/p.c" -o "$tmp/p" >/dev/null 2>&1 ||
 	{ echo "build.sh: $CLANG has no libFuzzer runtime (-fsanitize=fuzzer)" >&2; exit 77; }
 mkdir -p "$(dirname "$out")"
-if [ "$target" = http_fuzz ]; then
-	exec "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I"$build" -I"$src/lib" -I"$src/lib/conf" \
-		"$src/fuzz/http_fuzz.c" "$src/lib/mdc_http_wire.c" "$src/lib/mdc_proc.c" \
-		"$src/lib/conf/mdc_buf.c" "$src/lib/conf/mdc_err.c" -o "$out"
-fi
 if [ "$target" = json_fuzz ]; then
 	# shellcheck disable=SC2046
 	exec "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

@@ -102,6 +102,7 @@ void mdc_client_free(struct mdc_client *c)
 	if (!c)
 		return;
 	mdc_auth_forget(c);
+	mdc_http_close(c->http);
 	free(c->endpoint);
 	free(c->token_file);
 	free(c->ca_cert_file);
@@ -266,7 +267,7 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		rc = mdc_nomem(ctx);
 		goto out;
 	}
-	if ((rc = mdc_auth_token(c, &token, ctx)))
+	if ((rc = mdc_client_http(c, ctx)) || (rc = mdc_auth_token(c, &token, ctx)))
 		goto out;
 	if (token) {
 		if (mdc_buf_addf(&auth, "Authorization: Bearer %s", token)) {
@@ -287,7 +288,7 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		mdc_debug("%s %s", method, url.s);
 		mdc_ctx_clear(&tmp);
 		mdc_http_resp_free(&r);
-		rc = mdc_http_do(&req, &r, &tmp);
+		rc = mdc_http_send(c->http, &req, &r, &tmp);
 		if (rc) {
 			if (last || (rc != MDC_ERR_HTTP && rc != MDC_ERR_TIMEOUT)) {
 				mdc_fail(ctx, rc, "%s", tmp.msg);

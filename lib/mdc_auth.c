@@ -96,7 +96,9 @@ static int mdc_auth_from_metadata(struct mdc_client *c, const char *url, struct 
 	int rc;
 
 	mdc_ctx_clear(&tmp);
-	if ((rc = mdc_http_do(&req, &resp, &tmp))) {
+	if ((rc = mdc_client_http(c, ctx)))
+		return rc;
+	if ((rc = mdc_http_send(c->http, &req, &resp, &tmp))) {
 		/* a bad MDC_METADATA_URL or Ctrl-C is not "no server here" */
 		if (rc != MDC_ERR_HTTP && rc != MDC_ERR_TIMEOUT)
 			return mdc_fail(ctx, rc, "metadata server: %s", tmp.msg);

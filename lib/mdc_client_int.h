@@ -6,12 +6,16 @@
 #include <stdbool.h>
 #include <time.h>
 #include "mdc_client.h"
+#include "mdc_http.h"
 
 struct mdc_client {
 	char *endpoint;			/* without a trailing slash */
 	bool loopback;			/* plain http to 127.0.0.1: emulator rules */
 	char *token_file;
 	char *ca_cert_file;		/* NULL: the system's CAs only */
+	/* every request of the client on one handle (one connection), opened
+	 * at the first (mdc_client_http) */
+	struct mdc_http *http;
 	/* cached token and when it stops being usable (0 = never) */
 	char *token;
 	time_t token_expiry;
@@ -27,5 +31,11 @@ struct mdc_client {
 	char *broker;
 	char *munge_socket;		/* NULL = libmunge's default */
 };
+
+/* C's handle, opened at its first request */
+static inline int mdc_client_http(struct mdc_client *c, struct mdc_ctx *ctx)
+{
+	return c->http ? 0 : mdc_http_open(&c->http, ctx);
+}
 
 #endif

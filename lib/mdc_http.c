@@ -1,15 +1,20 @@
-/* mdc_http.c - one HTTP request: plain http:// to a literal address goes
- * over our own socket (mdc_http_wire.c), everything else through libcurl
- * with NOSIGNAL, an error buffer, connect and total timeouts, every setopt
- * checked.  No retries here: the API layer decides what is safe to repeat
- * (C15).  A URL outside the wire's strict form is parsed once with
- * libcurl's own parser (the one that decides where the request goes), so
- * the host we check is the host we contact.
+/* mdc_http.c - HTTP requests, every one through libcurl, with NOSIGNAL,
+ * an error buffer, connect and total timeouts, every setopt checked.  No
+ * retries here: the API layer decides what is safe to repeat (C15).  The
+ * URL is parsed once with libcurl's own parser (the one that decides
+ * where the request goes), so the host we check is the host we contact.
+ *
+ * One easy handle per client (struct mdc_http), reset between requests:
+ * curl_easy_reset keeps its connection cache and TLS sessions, so a
+ * command's GET, PATCH and operation polls share one connection.  mdcd
+ * keeps closed handles for the next request (mdc_http_keep), so its API
+ * connection stays warm between requests.
  *
  * libcurl is loaded on first use (dlopen), not linked: its thirty
- * libraries cost a tool about 3 ms at every start, more than a request to
- * the local emulator takes, and most runs never need them.
+ * libraries cost a tool about 3 ms at every start, and a tool that talks
+ * to mdcd's socket (the broker) never needs them.
  * (owner: client) */
+#define _GNU_SOURCE	/* secure_getenv */
 #include "config.h"
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -22,7 +27,6 @@
 #include "mdc_buf.h"
 #include "mdc_dl.h"
 #include "mdc_http.h"
-#include "mdc_http_wire.h"
 #include "mdc_proc.h"
 
 /* libcurl's entry points, resolved once (mdc_curl_load) */
@@ -33,6 +37,7 @@ static struct mdc_curl_api {
 	__typeof__(curl_easy_perform) *easy_perform;
 	__typeof__(curl_easy_getinfo) *easy_getinfo;
 	__typeof__(curl_easy_cleanup) *easy_cleanup;
+	__typeof__(curl_easy_reset) *easy_reset;
 	__typeof__(curl_easy_strerror) *easy_strerror;
 	__typeof__(curl_slist_append) *slist_append;
 	__typeof__(curl_slist_free_all) *slist_free_all;
@@ -49,7 +54,7 @@ static const struct mdc_dl_sym mdc_curl_syms[] = {
 	MDC_CURL_SYM(curl_global_init, global_init), MDC_CURL_SYM(curl_easy_init, easy_init),
 	MDC_CURL_SYM(curl_easy_setopt, easy_setopt), MDC_CURL_SYM(curl_easy_perform, easy_perform),
 	MDC_CURL_SYM(curl_easy_getinfo, easy_getinfo), MDC_CURL_SYM(curl_easy_cleanup, easy_cleanup),
-	MDC_CURL_SYM(curl_easy_strerror, easy_strerror),
+	MDC_CURL_SYM(curl_easy_reset, easy_reset), MDC_CURL_SYM(curl_easy_strerror, easy_strerror),
 	MDC_CURL_SYM(curl_slist_append, slist_append),
 	MDC_CURL_SYM(curl_slist_free_all, slist_free_all), MDC_CURL_SYM(curl_url, url),
 	MDC_CURL_SYM(curl_url_set, url_set), MDC_CURL_SYM(curl_url_get, url_get),
@@ -65,7 +70,11 @@ static bool mdc_curl_ok;
 
 static void mdc_curl_load(void)
 {
-	if (!mdc_dl_load(MDC_LIBCURL_SONAME, mdc_curl_syms,
+	/* MDC_LIBCURL_SONAME (not for set-id programs): another build, or
+	 * none, to prove which runs load it */
+	const char *so = secure_getenv("MDC_LIBCURL_SONAME");
+
+	if (!mdc_dl_load(so && *so ? so : MDC_LIBCURL_SONAME, mdc_curl_syms,
 			 sizeof(mdc_curl_syms) / sizeof(mdc_curl_syms[0]), &mdc_curl,
 			 mdc_curl_err, sizeof(mdc_curl_err)))
 		return;
@@ -80,9 +89,9 @@ int mdc_http_init(struct mdc_ctx *ctx)
 {
 	pthread_once(&mdc_curl_once, mdc_curl_load);
 	if (!mdc_curl_ok)
-		return mdc_fail(ctx, MDC_ERR_INTERNAL, "libcurl, which https (and any URL but "
-				"http://ADDRESS) needs, could not be loaded (%s): apt-get install "
-				"libcurl4", mdc_curl_err);
+		return mdc_fail(ctx, MDC_ERR_INTERNAL, "libcurl, which every request to the API "
+				"needs, could not be loaded (%s): apt-get install libcurl4",
+				mdc_curl_err);
 	return 0;
 }
 
@@ -109,6 +118,26 @@ static size_t mdc_http_body_cb(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
+/* A request body read through a callback without a seek callback: when a
+ * reused connection dies after the request went out, libcurl can not
+ * rewind it and fails (CURLE_SEND_FAIL_REWIND) instead of sending the
+ * write again on a fresh connection (C15: a write is never repeated). */
+struct mdc_http_src {
+	const char *p;
+	size_t left;
+};
+
+static size_t mdc_http_read_cb(char *buf, size_t size, size_t n, void *arg)
+{
+	struct mdc_http_src *src = arg;
+	size_t k = size * n < src->left ? size * n : src->left;
+
+	memcpy(buf, src->p, k);
+	src->p += k;
+	src->left -= k;
+	return k;
+}
+
 /* Ctrl-C during a slow request: curl calls this at least once a second */
 static int mdc_http_progress_cb(void *arg, curl_off_t dltotal, curl_off_t dlnow,
 				curl_off_t ultotal, curl_off_t ulnow)
@@ -131,10 +160,8 @@ static bool mdc_host_is_loopback(const char *host)
 /* Parse URL into *U (caller cleans up) and say what it is.  Credentials
  * in the URL are refused: "http://localhost:x@192.0.2.2/" is a request to
  * 192.0.2.2, whatever a hand-written check of its prefix believes. */
-/* A URL of the wire's strict form fills *W and leaves *OUT NULL: it means
- * the same to libcurl, which is not loaded for it. */
-static int mdc_url_parse(const char *url, struct mdc_wire_url *w, CURLU **out, bool *is_http,
-			 bool *loopback, struct mdc_ctx *ctx)
+static int mdc_url_parse(const char *url, CURLU **out, bool *is_http, bool *loopback,
+			 struct mdc_ctx *ctx)
 {
 	char *scheme = NULL, *host = NULL, *user = NULL, *pass = NULL;
 	CURLUcode uc;
@@ -142,11 +169,6 @@ static int mdc_url_parse(const char *url, struct mdc_wire_url *w, CURLU **out, b
 	int rc = 0;
 
 	*out = NULL;
-	if (mdc_wire_url_split(url, w)) {
-		*is_http = true;
-		*loopback = w->loopback;
-		return 0;
-	}
 	if ((rc = mdc_http_init(ctx)))
 		return rc;
 	if (!(u = mdc_curl.url()))
@@ -185,10 +207,9 @@ out:
 
 int mdc_url_check(const char *url, bool *is_http, bool *loopback, struct mdc_ctx *ctx)
 {
-	struct mdc_wire_url w;
 	CURLU *u = NULL;
 	bool h = false, l = false;
-	int rc = mdc_url_parse(url, &w, &u, &h, &l, ctx);
+	int rc = mdc_url_parse(url, &u, &h, &l, ctx);
 
 	if (u)
 		mdc_curl.url_cleanup(u);
@@ -250,23 +271,87 @@ static size_t mdc_http_header_cb(char *p, size_t size, size_t n, void *arg)
 		}								\
 	} while (0)
 
-int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
-		struct mdc_ctx *ctx)
+struct mdc_http {
+	CURL *h;
+	struct mdc_http *next;		/* in the pool of kept handles */
+};
+
+/* closed handles kept open for the next mdc_http_open (mdcd's threads):
+ * their connections and TLS sessions stay warm */
+static pthread_mutex_t mdc_http_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mdc_http *mdc_http_pool;
+static unsigned mdc_http_pool_n, mdc_http_pool_max;
+
+void mdc_http_keep(unsigned n)
+{
+	pthread_mutex_lock(&mdc_http_pool_lock);
+	mdc_http_pool_max = n;
+	pthread_mutex_unlock(&mdc_http_pool_lock);
+}
+
+int mdc_http_open(struct mdc_http **out, struct mdc_ctx *ctx)
+{
+	struct mdc_http *h;
+	int rc;
+
+	*out = NULL;
+	if ((rc = mdc_http_init(ctx)))
+		return rc;
+	pthread_mutex_lock(&mdc_http_pool_lock);
+	if ((h = mdc_http_pool)) {
+		mdc_http_pool = h->next;
+		mdc_http_pool_n--;
+	}
+	pthread_mutex_unlock(&mdc_http_pool_lock);
+	if (!h) {
+		if (!(h = calloc(1, sizeof(*h))))
+			return mdc_nomem(ctx);
+		if (!(h->h = mdc_curl.easy_init())) {
+			free(h);
+			return mdc_fail(ctx, MDC_ERR_NOMEM, "cannot create a curl handle");
+		}
+	}
+	h->next = NULL;
+	*out = h;
+	return 0;
+}
+
+void mdc_http_close(struct mdc_http *h)
+{
+	if (!h)
+		return;
+	pthread_mutex_lock(&mdc_http_pool_lock);
+	if (mdc_http_pool_n < mdc_http_pool_max) {
+		h->next = mdc_http_pool;
+		mdc_http_pool = h;
+		mdc_http_pool_n++;
+		h = NULL;
+	}
+	pthread_mutex_unlock(&mdc_http_pool_lock);
+	if (h) {
+		mdc_curl.easy_cleanup(h->h);
+		free(h);
+	}
+}
+
+/* one request on H's easy handle, set afresh (reset keeps its connections) */
+int mdc_http_send(struct mdc_http *hc, const struct mdc_http_req *req,
+		  struct mdc_http_resp *resp, struct mdc_ctx *ctx)
 {
 	char errbuf[CURL_ERROR_SIZE] = "";
 	struct curl_slist *hdrs = NULL, *tmp;
 	struct mdc_http_sink sink = { MDC_BUF_INIT, 0, false };
+	struct mdc_http_src src = { req->body, req->body ? strlen(req->body) : 0 };
 	bool is_http = false, loopback = false;
-	struct mdc_wire_url w;
 	CURLU *u = NULL;
-	CURL *h = NULL;
+	CURL *h = hc->h;
 	CURLcode cc;
 	int rc = 0;
 
 	memset(resp, 0, sizeof(*resp));
 	resp->retry_after_s = -1;
 	sink.max = req->max_bytes ? req->max_bytes : MDC_HTTP_MAX_BODY_DEFAULT;
-	if ((rc = mdc_url_parse(req->url, &w, &u, &is_http, &loopback, ctx)))
+	if ((rc = mdc_url_parse(req->url, &u, &is_http, &loopback, ctx)))
 		return rc;
 	/* the last line of defence: a bearer token never travels in clear
 	 * to anything but this machine */
@@ -278,12 +363,6 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	if (mdc_intr_pending(NULL)) {
 		rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted before %s %s",
 			      req->method, req->url);
-		goto out;
-	}
-	if (!u)		/* the strict form: our own socket, libcurl not loaded */
-		return mdc_wire_do(&w, req, sink.max, resp, ctx);
-	if (!(h = mdc_curl.easy_init())) {
-		rc = mdc_fail(ctx, MDC_ERR_NOMEM, "cannot create a curl handle");
 		goto out;
 	}
 	for (const char *const *hp = req->headers; hp && *hp; hp++) {
@@ -326,6 +405,9 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	if (req->ca_file)
 		MDC_SETOPT(h, CURLOPT_CAINFO, req->ca_file);
 	MDC_SETOPT(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	/* HTTP/2 where TLS offers it (one connection carries the command);
+	 * a libcurl without it stays on HTTP/1.1 keep-alive */
+	(void) mdc_curl.easy_setopt(h, CURLOPT_HTTP_VERSION, (long) CURL_HTTP_VERSION_2TLS);
 	MDC_SETOPT(h, CURLOPT_FOLLOWLOCATION, 0L);
 	MDC_SETOPT(h, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);
 	MDC_SETOPT(h, CURLOPT_WRITEFUNCTION, mdc_http_body_cb);
@@ -333,10 +415,17 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	MDC_SETOPT(h, CURLOPT_HEADERFUNCTION, mdc_http_header_cb);
 	MDC_SETOPT(h, CURLOPT_HEADERDATA, &resp->retry_after_s);
 	if (req->body) {
-		MDC_SETOPT(h, CURLOPT_POSTFIELDS, req->body);
-		MDC_SETOPT(h, CURLOPT_POSTFIELDSIZE, (long) strlen(req->body));
+		MDC_SETOPT(h, CURLOPT_POST, 1L);
+		MDC_SETOPT(h, CURLOPT_READFUNCTION, mdc_http_read_cb);
+		MDC_SETOPT(h, CURLOPT_READDATA, &src);
+		MDC_SETOPT(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) src.left);
 	} else if (!strcmp(req->method, "GET")) {
 		MDC_SETOPT(h, CURLOPT_HTTPGET, 1L);
+	} else {
+		/* a write without a body has nothing to rewind: libcurl would
+		 * send it again after a reused connection died, so it gets a
+		 * connection of its own */
+		MDC_SETOPT(h, CURLOPT_FRESH_CONNECT, 1L);
 	}
 	cc = mdc_curl.easy_perform(h);
 	if (cc == CURLE_ABORTED_BY_CALLBACK) {
@@ -349,11 +438,24 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 			      "refused", req->method, req->url, sink.max);
 		goto out;
 	}
+	if (cc == CURLE_SEND_FAIL_REWIND) {
+		rc = mdc_fail(ctx, MDC_ERR_HTTP, "%s %s: the connection closed before the answer "
+			      "came (the request is not sent again)", req->method, req->url);
+		goto out;
+	}
 	if (cc != CURLE_OK) {
+		long oserr = 0;
+		const char *why = errbuf[0] ? errbuf : mdc_curl.easy_strerror(cc);
+
+		/* "Couldn't connect to server" alone does not say refused or
+		 * unreachable; the system's word does */
+		if (mdc_curl.easy_getinfo(h, CURLINFO_OS_ERRNO, &oserr) != CURLE_OK ||
+		    strstr(why, strerror((int) oserr)))
+			oserr = 0;
 		/* the URL may carry a query, never a token: safe to name */
 		rc = mdc_fail(ctx, cc == CURLE_OPERATION_TIMEDOUT ? MDC_ERR_TIMEOUT : MDC_ERR_HTTP,
-			      "%s %s: %s", req->method, req->url,
-			      errbuf[0] ? errbuf : mdc_curl.easy_strerror(cc));
+			      "%s %s: %s%s%s%s", req->method, req->url, why, oserr ? " (" : "",
+			      oserr ? strerror((int) oserr) : "", oserr ? ")" : "");
 		goto out;
 	}
 	if ((cc = mdc_curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &resp->status)) != CURLE_OK) {
@@ -368,13 +470,28 @@ int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 	}
 out:
 	mdc_buf_free(&sink.b);
-	if (u) {	/* libcurl is loaded */
-		mdc_curl.slist_free_all(hdrs);
-		mdc_curl.easy_cleanup(h);
-		mdc_curl.url_cleanup(u);
-	}
+	/* nothing of this request's stays pointed at by the handle */
+	mdc_curl.easy_reset(h);
+	mdc_curl.slist_free_all(hdrs);
+	mdc_curl.url_cleanup(u);
 	return rc;
 }
+
+int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
+		struct mdc_ctx *ctx)
+{
+	struct mdc_http *h;
+	int rc;
+
+	memset(resp, 0, sizeof(*resp));
+	resp->retry_after_s = -1;
+	if ((rc = mdc_http_open(&h, ctx)))
+		return rc;
+	rc = mdc_http_send(h, req, resp, ctx);
+	mdc_http_close(h);
+	return rc;
+}
+
 
 void mdc_http_resp_free(struct mdc_http_resp *resp)
 {

@@ -1,6 +1,6 @@
-/* mdc_http.h - the transport (mdc_http.c: our own socket for plain http://
- * to a literal address, libcurl loaded on first use for the rest): URL
- * checks and one HTTP request, never retried (mdc_api.c retries).
+/* mdc_http.h - the transport (mdc_http.c: libcurl, loaded on first use):
+ * URL checks and HTTP requests on a reused handle, never retried
+ * (mdc_api.c retries).
  * (owner: client)
  */
 #ifndef MDC_HTTP_H
@@ -10,9 +10,8 @@
 #include <stddef.h>
 #include "mdc_err.h"
 
-/* Parse URL as the request would go: the strict form of mdc_http_wire.h
- * by ours, any other with libcurl's parser (the one that picks the host to
- * contact): MDC_ERR_INVAL when malformed or neither http nor https,
+/* Parse URL as the request would go, with libcurl's parser (the one that
+ * picks the host to contact; loads libcurl): MDC_ERR_INVAL when malformed or neither http nor https,
  * MDC_ERR_REFUSED when it carries a user name or password before '@'
  * ("http://localhost:x@192.0.2.2/" goes to 192.0.2.2).  *IS_HTTP and
  * *LOOPBACK (each may be NULL) say whether it is plain http and whether
@@ -48,8 +47,21 @@ struct mdc_http_resp {
 	size_t len;
 	double retry_after_s;
 };
+/* One handle: the requests sent on it share its connections (keep-alive,
+ * HTTP/2 where TLS offers it) and TLS sessions.  Used by one thread at a
+ * time.  mdc_http_open loads libcurl (mdc_http_init's error if it cannot). */
+struct mdc_http;
+int mdc_http_open(struct mdc_http **h, struct mdc_ctx *ctx);
+void mdc_http_close(struct mdc_http *h);
+int mdc_http_send(struct mdc_http *h, const struct mdc_http_req *req,
+		  struct mdc_http_resp *resp, struct mdc_ctx *ctx);
+/* mdc_http_send on a handle of its own, closed after */
 int mdc_http_do(const struct mdc_http_req *req, struct mdc_http_resp *resp,
 		struct mdc_ctx *ctx);
+/* Keep up to N closed handles, open, for the next mdc_http_open (mdcd,
+ * whose requests each make a client: its API connection stays warm).
+ * Default 0: mdc_http_close frees the handle. */
+void mdc_http_keep(unsigned n);
 void mdc_http_resp_free(struct mdc_http_resp *resp);
 
 /* Load libcurl and run its global init, once per process (mdc_http_do does

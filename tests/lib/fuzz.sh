@@ -1,5 +1,5 @@
-# fuzz.sh - one libFuzzer target as four TAP tests, for sc_fuzz.t,
-# json_fuzz.t and http_fuzz.t (source after tap.sh):
+# fuzz.sh - one libFuzzer target as four TAP tests, for sc_fuzz.t and
+# json_fuzz.t (source after tap.sh):
 #
 #   fuzz_target TARGET SEEDS SEED RUNS SEEDS_SAY RUN_SAY
 #
