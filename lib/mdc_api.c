@@ -310,7 +310,7 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		 * so this is safe for writes too */
 		if (r.status == 401 && token && c->token_expiry && !refreshed) {
 			refreshed = true;
-			mdc_auth_forget(c);
+			mdc_auth_reject(c);
 			mdc_buf_reset(&auth);
 			if ((rc = mdc_auth_token(c, &token, ctx)))
 				goto out;

@@ -5,6 +5,7 @@
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,6 +28,87 @@
 /* OAuth access tokens are ~2 KiB, JWTs a few: a token file or a metadata
  * answer bigger than this is not one */
 #define MDC_TOKEN_MAX_BYTES (64 * 1024)
+
+/* The token from an expiring source (the metadata server, gcloud) for
+ * every client of the process while mdc_auth_share is on: mdcd makes a
+ * client per request, and would otherwise fetch a token for each.  Kept
+ * until the client's own margin before its expiry. */
+static struct {
+	pthread_mutex_t lock;
+	bool on;
+	char *source;		/* the metadata URL, or "gcloud" */
+	char *token;
+	time_t expiry;
+} mdc_tok_shared = { PTHREAD_MUTEX_INITIALIZER, false, NULL, NULL, 0 };
+
+/* lock held */
+static void mdc_tok_shared_drop(void)
+{
+	if (mdc_tok_shared.token)
+		memset(mdc_tok_shared.token, 0, strlen(mdc_tok_shared.token));
+	free(mdc_tok_shared.token);
+	free(mdc_tok_shared.source);
+	mdc_tok_shared.token = mdc_tok_shared.source = NULL;
+	mdc_tok_shared.expiry = 0;
+}
+
+void mdc_auth_share(bool on)
+{
+	pthread_mutex_lock(&mdc_tok_shared.lock);
+	mdc_tok_shared.on = on;
+	if (!on)
+		mdc_tok_shared_drop();
+	pthread_mutex_unlock(&mdc_tok_shared.lock);
+}
+
+/* C's token (just fetched from SOURCE) for the other clients */
+static void mdc_tok_shared_put(const struct mdc_client *c, const char *source)
+{
+	pthread_mutex_lock(&mdc_tok_shared.lock);
+	if (mdc_tok_shared.on && c->token && c->token_expiry) {
+		mdc_tok_shared_drop();
+		mdc_tok_shared.source = strdup(source);
+		mdc_tok_shared.token = strdup(c->token);
+		mdc_tok_shared.expiry = c->token_expiry;
+		if (!mdc_tok_shared.source || !mdc_tok_shared.token)
+			mdc_tok_shared_drop();	/* no memory: fetched again next time */
+	}
+	pthread_mutex_unlock(&mdc_tok_shared.lock);
+}
+
+static int mdc_auth_keep(struct mdc_client *c, const char *tok, time_t expiry,
+			 const char *source, struct mdc_ctx *ctx);
+
+/* 0 with the shared token from SOURCE in C, 1 when there is none, or an error */
+static int mdc_tok_shared_get(struct mdc_client *c, const char *source, struct mdc_ctx *ctx)
+{
+	char *tok = NULL;
+	time_t expiry = 0;
+	int rc;
+
+	pthread_mutex_lock(&mdc_tok_shared.lock);
+	if (mdc_tok_shared.on && mdc_tok_shared.token && !strcmp(mdc_tok_shared.source, source) &&
+	    time(NULL) < mdc_tok_shared.expiry) {
+		tok = strdup(mdc_tok_shared.token);
+		expiry = mdc_tok_shared.expiry;
+	}
+	pthread_mutex_unlock(&mdc_tok_shared.lock);
+	if (!tok)
+		return 1;
+	rc = mdc_auth_keep(c, tok, expiry, "the process's cache", ctx);
+	memset(tok, 0, strlen(tok));
+	free(tok);
+	return rc;
+}
+
+void mdc_auth_reject(struct mdc_client *c)
+{
+	pthread_mutex_lock(&mdc_tok_shared.lock);
+	if (c->token && mdc_tok_shared.token && !strcmp(c->token, mdc_tok_shared.token))
+		mdc_tok_shared_drop();
+	pthread_mutex_unlock(&mdc_tok_shared.lock);
+	mdc_auth_forget(c);
+}
 
 /* A token goes into an HTTP header: printable, no spaces, not empty. */
 static bool mdc_token_ok(const char *t)
@@ -212,16 +294,30 @@ int mdc_auth_token(struct mdc_client *c, const char **token, struct mdc_ctx *ctx
 	}
 	/* a loopback emulator never gets real credentials unless asked for */
 	if (!c->loopback || (md_url && *md_url)) {
-		rc = mdc_auth_from_metadata(c, md_url && *md_url ? md_url : MDC_METADATA_URL_DEFAULT, ctx);
-		if (rc == 0)
+		const char *url = md_url && *md_url ? md_url : MDC_METADATA_URL_DEFAULT;
+
+		if ((rc = mdc_tok_shared_get(c, url, ctx)) == 0)
 			goto found;
+		if (rc != 1)
+			return rc;
+		rc = mdc_auth_from_metadata(c, url, ctx);
+		if (rc == 0) {
+			mdc_tok_shared_put(c, url);
+			goto found;
+		}
 		if (rc != 1)
 			return rc;
 	}
 	if (!c->loopback) {
-		rc = mdc_auth_from_gcloud(c, ctx);
-		if (rc == 0)
+		if ((rc = mdc_tok_shared_get(c, "gcloud", ctx)) == 0)
 			goto found;
+		if (rc != 1)
+			return rc;
+		rc = mdc_auth_from_gcloud(c, ctx);
+		if (rc == 0) {
+			mdc_tok_shared_put(c, "gcloud");
+			goto found;
+		}
 		if (rc != 1)
 			return rc;
 		return mdc_fail(ctx, MDC_ERR_AUTH,

@@ -4,6 +4,7 @@
 #ifndef MDC_AUTH_H
 #define MDC_AUTH_H
 
+#include <stdbool.h>
 #include "mdc_err.h"
 
 struct mdc_client;
@@ -17,7 +18,14 @@ struct mdc_client;
  * handed to a local emulator.  *TOKEN is borrowed from C.  The token is
  * never logged. */
 int mdc_auth_token(struct mdc_client *c, const char **token, struct mdc_ctx *ctx);
-/* Forget the cached token (after a 401). */
+/* Forget the cached token. */
 void mdc_auth_forget(struct mdc_client *c);
+/* Forget it after the API rejected it (a 401): the process's shared copy
+ * as well. */
+void mdc_auth_reject(struct mdc_client *c);
+/* ON: a token from the metadata server or gcloud is shared by every
+ * client of the process until near its expiry (mdcd, which makes a
+ * client per request); OFF (the default) drops it. */
+void mdc_auth_share(bool on);
 
 #endif

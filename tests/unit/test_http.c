@@ -22,7 +22,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "mdc_err.h"
+#include "mdc_auth.h"
+#include "mdc_client_int.h"
 #include "mdc_http.h"
+#include "mdc_settings.h"
 #include "mdc_proc.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -409,6 +412,46 @@ static void test_write_not_resent(void **state)
 	server_stop(&s);
 }
 
+/* The metadata server's token: each client fetches its own, unless
+ * mdc_auth_share (mdcd, a client per request) keeps it for the process
+ * until its expiry; a 401 (mdc_auth_reject) drops the shared copy. */
+static void test_token_shared(void **state)
+{
+	struct mdc_settings st = { .endpoint = "http://127.0.0.1:9" };
+	struct mdc_client *c[4];
+	struct mdc_ctx ctx;
+	struct server s;
+	const char *tok;
+	char url[96];
+
+	(void) state;
+	server_start(&s, "HTTP/1.1 200 OK\r\nContent-Length: 43\r\n\r\n"
+		     "{\"access_token\":\"ya29.t\",\"expires_in\":3599}");
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u/token", s.port);
+	setenv("MDC_METADATA_URL", url, 1);
+	unsetenv("MDC_ACCESS_TOKEN");
+	mdc_ctx_clear(&ctx);
+	for (size_t i = 0; i < N(c); i++) {
+		if (i == 2)
+			mdc_auth_share(true);
+		assert_int_equal(mdc_client_new(&st, &c[i], &ctx), 0);
+		assert_int_equal(mdc_auth_token(c[i], &tok, &ctx), 0);
+		assert_string_equal(tok, "ya29.t");
+		assert_true(c[i]->token_expiry > time(NULL) + 3000);
+	}
+	assert_int_equal(s.served, 3);	/* two alone, one for the two that share */
+	mdc_auth_reject(c[3]);
+	mdc_client_free(c[3]);
+	assert_int_equal(mdc_client_new(&st, &c[3], &ctx), 0);
+	assert_int_equal(mdc_auth_token(c[3], &tok, &ctx), 0);
+	assert_int_equal(s.served, 4);
+	mdc_auth_share(false);
+	for (size_t i = 0; i < N(c); i++)
+		mdc_client_free(c[i]);
+	unsetenv("MDC_METADATA_URL");
+	server_stop(&s);
+}
+
 static void test_transport_errors(void **state)
 {
 	static volatile sig_atomic_t flag;
@@ -474,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_exchange),
 		cmocka_unit_test(test_reuse),
 		cmocka_unit_test(test_write_not_resent),
+		cmocka_unit_test(test_token_shared),
 		cmocka_unit_test(test_request_sent),
 		cmocka_unit_test(test_transport_errors),
 	};

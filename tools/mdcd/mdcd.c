@@ -20,6 +20,7 @@
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
+#include "mdc_auth.h"
 #include "mdc_broker.h"
 #include "mdc_http.h"
 #include "mdc_jobs.h"
@@ -30,6 +31,8 @@
 #define MDCD_DEFAULT_STATE "/var/lib/mdcd"
 /* a local user cannot make mdcd start threads without bound */
 #define MDCD_MAX_CONNS 256
+/* API handles kept open between requests: the requests mdcd serves at once */
+#define MDCD_WARM_HANDLES 8
 
 /* ---- logging ----------------------------------------------------------- */
 
@@ -508,6 +511,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mdcd: error: %s\n", ctx.msg);
 		return 1;
 	}
+	/* each request makes a client: its API connection (kept handles) and
+	 * an expiring token stay for the next */
+	mdc_http_keep(MDCD_WARM_HANDLES);
+	mdc_auth_share(true);
 	if (mdcd_audit_init(&d, &ctx) || (lfd = mdcd_listen(&d, &ctx)) < 0) {
 		fprintf(stderr, "mdcd: error: %s\n", ctx.msg);
 		mdcd_log(LOG_ERR, "%s", ctx.msg);
