@@ -9,11 +9,17 @@
 #       emulator PATCHes, regenerates slurm.conf and reconfigures), and
 #    b. what an admin of an unmanaged cluster runs: `scontrol update
 #       partitionname=debug MaxTime=V` + `scontrol reconfigure`.
-#    Medians; ratio a/b, goal <= 1.5.  Between a and b the bench waits,
+#    Medians; ratio a/b, goal <= 2.0 (mdc-scontrol's own libcurl
+#    request to the API).  Between a and b the bench waits,
 #    untimed, for the reload the emulator runs after a (DIR/run/sync.count):
 #    otherwise that reconfigure falls into b's time or a's next, and a
 #    round now and then takes seconds.
-# 2. --lro-seconds D (a second lab, D = 1): the same (a); the time beyond
+#    Then the same through the broker (`slurm-lab up --managed --broker`:
+#    mdc-scontrol talks to mdcd's socket, mdcd to the API over its warm
+#    connection): goal <= 1.5.  Each again with MDC_SLURMCTLD empty (no
+#    sandboxed slurmctld start-up in the verdict, for the client and for
+#    mdcd), to show what that verdict costs: not a goal, a breakdown.
+# 2. --lro-seconds D (a third lab, D = 1): the same (a); the time beyond
 #    the emulator's delay, goal <= 150 ms, printed as the ratio
 #    a / (D + 0.15 s), goal <= 1.
 #
@@ -41,12 +47,16 @@ trap cleanup EXIT
 export MDC_BUILDDIR=$build MDC_CONF=$dir/mdc.conf MDC_LOCK_DIR=$dir
 : >"$MDC_CONF"
 
-# up NAME LRO: a managed lab; its environment (SLURM_CONF, MDC_*) is exported
+# up NAME LRO [OPTION...]: a managed lab; its environment (SLURM_CONF,
+# MDC_*, MDC_BROKER with --broker) is exported
 up() {
-	labs+=("$dir/$1")
-	LAB=$dir/$1
-	eval "$("$lab" up "$dir/$1" --managed --lro-seconds "$2" 2>"$dir/$1.err")" ||
-		{ cat "$dir/$1.err" >&2; exit 1; }
+	local name=$1 lro=$2
+	shift 2
+	labs+=("$dir/$name")
+	LAB=$dir/$name
+	unset MDC_BROKER MDC_MUNGE_SOCKET
+	eval "$("$lab" up "$dir/$name" --managed --lro-seconds "$lro" "$@" 2>"$dir/$name.err")" ||
+		{ cat "$dir/$name.err" >&2; exit 1; }
 }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.6f\n", b - a }'; }
@@ -87,22 +97,39 @@ plain() {
 	since "$t0"
 }
 
-# --- 1. lro 0: against plain scontrol ---------------------------------------------
-up fast 0
-m=() p=()
-for ((r = 0; r < rounds; r++)); do
-	n=$(syncs)
-	m+=("$(managed $((10 + 2 * r)))")
-	quiet "$n"
-	p+=("$(plain $((11 + 2 * r)))")
-done
-mm=$(printf '%s\n' "${m[@]}" | median)
-pm=$(printf '%s\n' "${p[@]}" | median)
-printf 'lro 0: mdc-scontrol update until shown %.3f s (rounds: %s)\n' "$mm" "${m[*]}"
-printf 'lro 0: scontrol update + reconfigure %.3f s (rounds: %s)\n' "$pm" "${p[*]}"
-printf 'ratio managed/plain (lro 0): %.2f (goal <= 1.5)\n' "$(awk -v a="$mm" -v b="$pm" 'BEGIN { print a / b }')"
-"$lab" down "$dir/fast" >/dev/null 2>&1 || true
-labs=()
+# --- 1. lro 0: against plain scontrol, direct and through the broker -------------
+# rounds WHAT GOAL: R interleaved managed/plain rounds on the lab up now
+rounds_vs_plain() {
+	local m=() p=() r n mm pm
+	for ((r = 0; r < rounds; r++)); do
+		n=$(syncs)
+		m+=("$(managed $((10 + 2 * r)))")
+		quiet "$n"
+		p+=("$(plain $((11 + 2 * r)))")
+	done
+	mm=$(printf '%s\n' "${m[@]}" | median)
+	pm=$(printf '%s\n' "${p[@]}" | median)
+	printf 'lro 0 %s: mdc-scontrol update until shown %.3f s (rounds: %s)\n' "$1" "$mm" "${m[*]}"
+	printf 'lro 0 %s: scontrol update + reconfigure %.3f s (rounds: %s)\n' "$1" "$pm" "${p[*]}"
+	printf 'ratio managed/plain (lro 0, %s): %.2f (%s)\n' "$1" \
+		"$(awk -v a="$mm" -v b="$pm" 'BEGIN { print a / b }')" \
+		"$([ "$2" = none ] && echo "a breakdown, no goal" || echo "goal <= $2")"
+}
+# lab NAME GOAL [OPTION...]: a lab, its rounds, down again
+lab_rounds() {
+	local name=$1 goal=$2
+	shift 2
+	up "$name" 0 "$@"
+	rounds_vs_plain "$name" "$goal"
+	"$lab" down "$dir/$name" >/dev/null 2>&1 || true
+	labs=()
+}
+lab_rounds direct 2.0
+lab_rounds broker 1.5 --broker
+# (mdcd inherits MDC_SLURMCTLD from slurm-lab's environment)
+MDC_SLURMCTLD='' lab_rounds direct-no-ctld-verdict none
+MDC_SLURMCTLD='' lab_rounds broker-no-ctld-verdict none --broker
+unset MDC_BROKER MDC_MUNGE_SOCKET
 
 # --- 2. lro D: against the emulator's delay + 150 ms -----------------------------
 up slow "$delay"
