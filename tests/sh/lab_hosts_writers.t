@@ -2,9 +2,11 @@
 # No lost update across hosts (the API has no etag): on a managed
 # multi-host lab, whose emulator is a host of its own reached over https,
 # an admin on login1 and one on login2 change different settings at the
-# same moment, 50 rounds, serialised by the writer lock on the shared
-# storage (LockDir in the shared mdc.conf).  Every round both changes are
-# in the spec and in the live slurmctld.
+# same moment, 50 rounds serialised by the writer lock on the shared
+# storage (LockDir in the shared mdc.conf), then 50 rounds through the one
+# broker of the cluster (mdcd on login1, reached over TCP from login2).
+# Every round both changes are in the spec and in the live slurmctld.  Over
+# TCP the munge credential still binds the request: a replay is refused.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 
@@ -19,11 +21,11 @@ ip link del mdcprobe$$
 D=$TEST_DIR/lab
 at_exit "slurm-lab down '$D' >/dev/null 2>&1"
 show_on_fail "$TEST_DIR/up.err" "$D/hosts/ctld/log/slurmctld.log" "$D/hosts/api/log/emulator.log" \
-	"$TEST_DIR/rounds.log"
-out=$(slurm-lab up "$D" --hosts --managed --compute 1 --login 2 --lro-seconds 0 2>"$TEST_DIR/up.err") ||
+	"$TEST_DIR/rounds.log" "$D/hosts/login1/log/mdcd.log"
+out=$(slurm-lab up "$D" --hosts --managed --broker --compute 1 --login 2 --lro-seconds 0 2>"$TEST_DIR/up.err") ||
 	{ diag "$(cat "$TEST_DIR/up.err")"; echo "Bail out! slurm-lab up --hosts --managed failed"; exit 1; }
 eval "$out"
-plan 9
+plan 18
 M=$top_builddir/mdcctl
 ROUNDS=50
 
@@ -49,8 +51,10 @@ live() {
 	echo "$k $w"
 }
 
+# rounds FIRST: ROUNDS rounds of two writers at once, from FIRST on
+rounds() {
 kept_spec=0 kept_live=0 fails=0
-for ((i = 1; i <= ROUNDS; i++)); do
+for ((i = $1; i < $1 + ROUNDS; i++)); do
 	mt=$((100 + i)) kw=$((30 + i))
 	slurm-lab exec "$D" login1 -- "$M" --yes partition update debug MaxTime=$mt \
 		>>"$TEST_DIR/rounds.log" 2>&1 &
@@ -71,9 +75,15 @@ for ((i = 1; i <= ROUNDS; i++)); do
 	done
 	[ "$(live)" = "$want" ] && kept_live=$((kept_live + 1)) || echo "round $i: live '$(live)', want '$want'" >>"$TEST_DIR/rounds.log"
 done
-is "$fails" 0 "all $((2 * ROUNDS)) writes from the two login hosts succeeded"
-is "$kept_spec" "$ROUNDS" "both changes of every round are in the spec ($kept_spec/$ROUNDS)"
-is "$kept_live" "$ROUNDS" "both changes of every round are in the live slurmctld ($kept_live/$ROUNDS)"
+is "$fails" 0 "$2: all $((2 * ROUNDS)) writes from the two login hosts succeeded"
+is "$kept_spec" "$ROUNDS" "$2: both changes of every round are in the spec ($kept_spec/$ROUNDS)"
+is "$kept_live" "$ROUNDS" "$2: both changes of every round are in the live slurmctld ($kept_live/$ROUNDS)"
+}
+
+# 1. no broker: the writer lock on the shared storage
+broker=$MDC_BROKER
+unset MDC_BROKER
+rounds 1 "shared lock"
 
 # the lock both hosts took is the shared one, not a host-local one
 is "$(ls "$D/shared/storage/lock" | wc -l)" 1 "one lock file on the shared storage"
@@ -81,3 +91,23 @@ is "$(ls "$D"/hosts/login*/lock | grep -c '^mdc-')" 0 "no host-local lock was ta
 writes=$(grep -c '"method": *"PATCH"\|"method":"PATCH"' "$D/emu/requests.log")
 is "$writes" $((2 * ROUNDS)) "the service received exactly $((2 * ROUNDS)) updates"
 like "$(grep -c 'updated$' "$TEST_DIR/rounds.log")" "^$((2 * ROUNDS))\$" "each write reported its update"
+
+# 2. the broker: mdcd on login1, login2 reaches it over TCP
+export MDC_BROKER=$broker
+is "$MDC_BROKER" login1:6830 "up --broker exports the cluster's broker, on login1"
+rounds $((ROUNDS + 1)) broker
+audit=$(grep -c '"op":"update"' "$D/hosts/login1/state/mdcd/audit.log" 2>/dev/null)
+is "$audit" $((2 * ROUNDS)) "mdcd audited the $((2 * ROUNDS)) writes of both hosts"
+is "$(grep -c '"method": *"PATCH"\|"method":"PATCH"' "$D/emu/requests.log")" $((4 * ROUNDS)) \
+	"the service received $((2 * ROUNDS)) more updates"
+
+# over TCP the credential still binds one request once
+body='{"op":"get","path":"v1beta1/'$MDC_CLUSTER'","v":1}'
+cred=$(slurm-lab exec "$D" login2 -- munge -s "mdcd/1 sha256=$(printf %s "$body" | sha256sum | cut -d' ' -f1)" \
+	--socket="$MDC_MUNGE_SOCKET" </dev/null)
+env_line=$(jq -cn --arg c "$cred" --arg b "$body" '{mdcd: 1, cred: $c, body: $b}')
+send() { slurm-lab exec "$D" login2 -- timeout 10 bash -c 'exec 3<>/dev/tcp/login1/6830; printf "%s\n" "$1" >&3; head -c 300 <&3' _ "$1"; }
+like "$(send "$env_line")" '"name"|"state"|RUNNING' "a request with its own credential is answered over TCP"
+like "$(send "$env_line")" 'replayed' "the same credential again is refused as replayed"
+other=$(jq -cn --arg c "$cred" --arg b "${body/get/list}" '{mdcd: 1, cred: $c, body: $b}')
+like "$(send "$other")" 'replayed|made for another request' "a credential with another body is refused"
