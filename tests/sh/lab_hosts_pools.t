@@ -25,7 +25,7 @@ out=$(slurm-lab up "$D" --hosts --managed --compute 2 --login 1 --lro-seconds 0 
 	{ diag "$(cat "$TEST_DIR/up.err")"; echo "Bail out! slurm-lab up --hosts --managed failed"; exit 1; }
 eval "$out"
 export MDC_CONF=/dev/null
-plan 16
+plan 21
 M=$top_builddir/mdcctl
 on() { slurm-lab exec "$D" login1 -- "$@"; }
 computes() { slurm-lab hosts "$D" | awk '$2 == "compute" {printf "%s ", $1}'; }
@@ -88,3 +88,21 @@ wait_until 60 synced "$n"
 is "$(computes)" "compute-0 compute-1 " "the regeneration stopped and removed the third host"
 id=$(printf %s "$D" | md5sum | cut -c1-6)
 is "$(ip netns list | grep -c "^mdc$id-compute-2")" 0 "its namespace is gone"
+
+# the login pool recreated (a new image): refused, then forced
+( slurm-lab exec "$D" login1 -- sleep 600 ) 2>/dev/null &
+session=$!
+at_exit "kill $session 2>/dev/null"
+sleep 0.5
+p=$(patches)
+out=$(on "$M" --yes nodepool image login --pin projects/x/global/images/next 2>&1)
+like "$?:$out" "^$EXIT_REFUSED:.*recreating its nodes \(a login node loses its SSH sessions" \
+	"a change that recreates the login host is refused"
+is "$(patches)" "$p" "and nothing was sent"
+n=$(syncs)
+on "$M" --yes --allow-recreate nodepool image login --pin projects/x/global/images/next >"$TEST_DIR/out" 2>&1
+is "$?" 0 "with --allow-recreate it is sent"
+wait_until 60 synced "$n"
+gone_s() { ! kill -0 "$session" 2>/dev/null; }
+ok "the recreation ended the session on login1" wait_until 20 gone_s
+is "$(on sinfo -h -o %P 2>&1 | head -1)" "debug*" "login1 works again after its recreation (its munged restarted)"
