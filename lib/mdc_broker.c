@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <netdb.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef HAVE_MUNGE
@@ -260,10 +261,72 @@ static int mdc_broker_envelope(struct mdc_client *c, const char *body, struct md
 }
 #endif
 
+/* Broker = HOST:PORT (no '/'): mdcd on another login host, over TCP; a
+ * path is its UNIX socket on this host. */
+static bool mdc_broker_is_tcp(const char *b)
+{
+	return *b != '/' && !strchr(b, '/') && strrchr(b, ':');
+}
+
+/* Connect to HOST:PORT within MDC_BROKER_ACCEPT_TIMEOUT_S: a host that is
+ * down must not hang the command. */
+static int mdc_broker_connect_tcp(struct mdc_client *c, int *fd, struct mdc_ctx *ctx)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *ai = NULL, *a;
+	const char *colon = strrchr(c->broker, ':');
+	char host[256];
+	int e = 0, g;
+
+	*fd = -1;
+	if (colon == c->broker || !colon[1] || (size_t) (colon - c->broker) >= sizeof(host))
+		return mdc_fail(ctx, MDC_ERR_INVAL, "broker '%s': expected HOST:PORT or a socket path",
+				c->broker);
+	snprintf(host, sizeof(host), "%.*s", (int) (colon - c->broker), c->broker);
+	if ((g = getaddrinfo(host, colon + 1, &hints, &ai)))
+		return mdc_fail(ctx, MDC_ERR_HTTP, "broker '%s': %s", c->broker, gai_strerror(g));
+	for (a = ai; a; a = a->ai_next) {
+		struct pollfd p;
+		socklen_t el = sizeof(e);
+		int fl;
+
+		if ((*fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)) < 0) {
+			e = errno;
+			continue;
+		}
+		if (connect(*fd, a->ai_addr, a->ai_addrlen) == 0)
+			e = 0;
+		else if (errno != EINPROGRESS)
+			e = errno;
+		else {
+			p = (struct pollfd) { *fd, POLLOUT, 0 };
+			g = poll(&p, 1, (int) (MDC_BROKER_ACCEPT_TIMEOUT_S * 1000));
+			if (g == 0)
+				e = ETIMEDOUT;
+			else if (g < 0 || getsockopt(*fd, SOL_SOCKET, SO_ERROR, &e, &el) < 0)
+				e = errno;
+		}
+		if (!e && (fl = fcntl(*fd, F_GETFL)) >= 0 && fcntl(*fd, F_SETFL, fl & ~O_NONBLOCK) == 0)
+			break;
+		e = e ? e : errno;
+		close(*fd);
+		*fd = -1;
+	}
+	freeaddrinfo(ai);
+	if (*fd < 0)
+		return mdc_fail(ctx, MDC_ERR_HTTP, "broker '%s' is not answering: %s (is mdcd running "
+				"there with --listen? unset MDC_BROKER or Broker= to talk to the API "
+				"directly)", c->broker, strerror(e));
+	return 0;
+}
+
 static int mdc_broker_connect(struct mdc_client *c, int *fd, struct mdc_ctx *ctx)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
+	if (mdc_broker_is_tcp(c->broker))
+		return mdc_broker_connect_tcp(c, fd, ctx);
 	*fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (*fd < 0)
 		return mdc_fail(ctx, MDC_ERR_IO, "socket: %s", strerror(errno));

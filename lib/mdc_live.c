@@ -904,8 +904,11 @@ static int live_job_on_nodes(const struct mdc_kvs *job, const char *id, const ch
 
 	bool may = false;
 
-	/* a pending job holds no node yet; only a list that may hold a node
-	 * the pool loses is expanded (one scontrol each) */
+	/* a pending job holds no node yet, but one that asked for nodes by
+	 * name (-w) can never run once they are gone; only a list that may
+	 * hold a node the pool loses is expanded (one scontrol each) */
+	if (!list || !*list || !strcmp(list, "(null)"))
+		list = mdc_kvs_get(job, "ReqNodeList");
 	if (!list || !*list || !strcmp(list, "(null)"))
 		return 0;
 	for (size_t k = 0; k < q->gone->n && !may; k++)

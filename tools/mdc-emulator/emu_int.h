@@ -101,6 +101,7 @@ struct emu {
 
 	const char *slurm_conf, *slurm_base, *reload_cmd, *restart_cmd;
 	double sync_delay;
+	char *tls_cert, *tls_key;	/* PEM: serve https (off-loopback labs) */
 	bool sync_pending, sync_restart;
 	double sync_due;
 

@@ -53,6 +53,9 @@ static void emu_usage(FILE *f)
 		"  --reload-cmd CMD       run after regeneration (e.g. scontrol reconfigure)\n"
 		"  --restart-cmd CMD      run instead when the Slurm node set changed\n"
 		"  --sync-delay S         wait S seconds before running them (default 0)\n"
+		"  --tls-cert FILE        serve https with this PEM certificate (and --tls-key):\n"
+		"                         clients refuse plain http to a non-loopback address\n"
+		"  --tls-key FILE         the certificate's PEM private key\n"
 		"  -v, --verbose          log requests and commands on stderr\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n");
@@ -196,7 +199,8 @@ out:
 
 enum {
 	OPT_LISTEN = 256, OPT_STATE, OPT_LOG, OPT_LRO, OPT_TOKEN, OPT_TOKEN_FILE, OPT_RO_TOKEN, OPT_FAULT,
-	OPT_SEED, OPT_IMAGE, OPT_CONF, OPT_BASE, OPT_RELOAD, OPT_RESTART, OPT_SYNC,
+	OPT_SEED, OPT_IMAGE, OPT_CONF, OPT_BASE, OPT_RELOAD, OPT_RESTART, OPT_SYNC, OPT_TLS_CERT,
+	OPT_TLS_KEY,
 };
 
 static const struct option emu_opts[] = {
@@ -215,6 +219,8 @@ static const struct option emu_opts[] = {
 	{ "reload-cmd", required_argument, NULL, OPT_RELOAD },
 	{ "restart-cmd", required_argument, NULL, OPT_RESTART },
 	{ "sync-delay", required_argument, NULL, OPT_SYNC },
+	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
+	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -291,6 +297,20 @@ int main(int argc, char **argv)
 			if (emu_parse_double("--sync-delay", optarg, &e.sync_delay))
 				goto out;
 			break;
+		case OPT_TLS_CERT:
+		case OPT_TLS_KEY: {
+			char **pem = c == OPT_TLS_CERT ? &e.tls_cert : &e.tls_key;
+			size_t len;
+
+			free(*pem);
+			*pem = NULL;
+			mdc_ctx_clear(&ctx);
+			if (mdc_read_file(optarg, pem, &len, &ctx)) {
+				mdc_error("%s: %s", c == OPT_TLS_CERT ? "--tls-cert" : "--tls-key", ctx.msg);
+				goto out;
+			}
+			break;
+		}
 		case 'v': mdc_log_set_level(MDC_LOG_DEBUG); break;
 		case 'h': emu_usage(stdout); rc = 0; goto out;
 		case 'V': printf("mdc-emulator %s\n", PACKAGE_VERSION); rc = 0; goto out;
@@ -303,6 +323,10 @@ int main(int argc, char **argv)
 	}
 	if (!listen) {
 		mdc_error("missing --listen HOST:PORT (e.g. 127.0.0.1:0)");
+		goto out;
+	}
+	if (!e.tls_cert != !e.tls_key) {
+		mdc_error("--tls-cert and --tls-key go together");
 		goto out;
 	}
 	/* whoever may PATCH the spec writes slurm.conf and runs the hooks,
@@ -345,6 +369,11 @@ out:
 	emu_state_free(&e);
 	json_object_put(e.store);
 	json_object_put(e.images);
+	free(e.tls_cert);
+	if (e.tls_key) {
+		memset(e.tls_key, 0, strlen(e.tls_key));
+		free(e.tls_key);
+	}
 	if (file_token) {
 		memset(file_token, 0, strlen(file_token));
 		free(file_token);

@@ -691,8 +691,21 @@ int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop)
 	 * per connection: select() stopped at FD_SETSIZE and threads are not
 	 * free.  Connections are capped below the descriptor limit and idle
 	 * ones time out, so idle clients cannot lock normal requests out. */
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG,
+	if (e->tls_cert && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		mdc_error("--tls-cert: this libmicrohttpd has no TLS");
+		return 1;
+	}
+	/* https only when asked: the options go in an array so that one
+	 * call serves both */
+	struct MHD_OptionItem tls[] = {
+		{ MHD_OPTION_HTTPS_MEM_KEY, 0, e->tls_key },
+		{ MHD_OPTION_HTTPS_MEM_CERT, 0, e->tls_cert },
+		{ MHD_OPTION_END, 0, NULL },
+	};
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO | MHD_USE_ERROR_LOG |
+			     (e->tls_cert ? MHD_USE_TLS : 0),
 			     0, NULL, NULL, emu_access, e,
+			     MHD_OPTION_ARRAY, e->tls_cert ? tls : tls + 2,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &sa,
 			     MHD_OPTION_NOTIFY_COMPLETED, emu_done, e,
 			     MHD_OPTION_THREAD_POOL_SIZE, (unsigned) EMU_THREADS,
@@ -706,7 +719,7 @@ int emu_serve(struct emu *e, const char *listen, volatile sig_atomic_t *stop)
 	}
 	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
 	port = info ? info->port : ntohs(sa.sin_port);
-	printf("ready http://%s:%u\n", inet_ntoa(sa.sin_addr), port);
+	printf("ready %s://%s:%u\n", e->tls_cert ? "https" : "http", inet_ntoa(sa.sin_addr), port);
 	fflush(stdout);
 	while (!*stop) {
 		struct timespec ts = { 0, 50 * 1000 * 1000 };

@@ -17,6 +17,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
@@ -213,6 +215,40 @@ out:
 	return rc;
 }
 
+/* The TCP listener (-t HOST:PORT) that login hosts other than this one
+ * reach: every request still carries a munge credential bound to its
+ * body, decoded by this host's munged (the cluster's one key), so the
+ * network adds no trust; only the socket peer check is UNIX-only. */
+static int mdcd_listen_tcp(const char *spec, struct mdc_ctx *ctx)
+{
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	const char *colon = strrchr(spec, ':');
+	char host[256];
+	int fd = -1, one = 1, e;
+
+	if (!colon || colon == spec || !colon[1] || (size_t) (colon - spec) >= sizeof(host)) {
+		mdc_fail(ctx, MDC_ERR_USAGE, "--listen '%s': expected HOST:PORT (e.g. 10.0.0.2:6830)", spec);
+		return -1;
+	}
+	snprintf(host, sizeof(host), "%.*s", (int) (colon - spec), spec);
+	if ((e = getaddrinfo(host, colon + 1, &hints, &ai))) {
+		mdc_fail(ctx, MDC_ERR_USAGE, "--listen '%s': %s", spec, gai_strerror(e));
+		return -1;
+	}
+	if ((fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, ai->ai_addr, ai->ai_addrlen) < 0 || listen(fd, 64) < 0) {
+		mdc_fail(ctx, MDC_ERR_IO, "cannot listen on '%s': %s", spec, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	freeaddrinfo(ai);
+	return fd;
+}
+
 static int mdcd_write_pidfile(const char *path, struct mdc_ctx *ctx)
 {
 	char buf[32];
@@ -330,6 +366,8 @@ static void mdcd_usage(FILE *f)
 		"usage: mdcd [OPTIONS]\n"
 		"  -f, --conf FILE        mdc.conf to read (default: MDC_CONF or /etc/slurm/mdc.conf)\n"
 		"  -s, --socket PATH      listen here (default " MDC_BROKER_DEFAULT_SOCKET ")\n"
+		"  -t, --listen HOST:PORT also listen on TCP, for the other login hosts\n"
+		"                         (Broker = HOST:PORT in their mdc.conf)\n"
 		"  -d, --state-dir DIR    audit log and spec snapshots (default " MDCD_DEFAULT_STATE ")\n"
 		"  -p, --pidfile FILE     write the pid here\n"
 		"  -l, --log-file FILE    log here instead of syslog\n"
@@ -346,6 +384,7 @@ static int mdcd_args(struct mdcd *d, bool *verbose, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "conf", required_argument, NULL, 'f' },
 		{ "socket", required_argument, NULL, 's' },
+		{ "listen", required_argument, NULL, 't' },
 		{ "state-dir", required_argument, NULL, 'd' },
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "log-file", required_argument, NULL, 'l' },
@@ -358,10 +397,11 @@ static int mdcd_args(struct mdcd *d, bool *verbose, int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "f:s:d:p:l:FvhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:s:t:d:p:l:FvhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': d->conf_path = optarg; break;
 		case 's': d->socket_path = optarg; break;
+		case 't': d->tcp_listen = optarg; break;
 		case 'd': d->state_dir = optarg; break;
 		case 'p': d->pidfile = optarg; break;
 		case 'l': d->logfile = optarg; break;
@@ -443,12 +483,12 @@ static int mdcd_signals(void)
 }
 
 /* Accept connections until SIGTERM or SIGINT arrives on SFD; SIGHUP reloads. */
-static void mdcd_loop(struct mdcd *d, int lfd, int sfd)
+static void mdcd_loop(struct mdcd *d, int lfd, int tfd, int sfd)
 {
 	while (!d->stopping) {
-		struct pollfd p[2] = { { lfd, POLLIN, 0 }, { sfd, POLLIN, 0 } };
+		struct pollfd p[3] = { { lfd, POLLIN, 0 }, { sfd, POLLIN, 0 }, { tfd, POLLIN, 0 } };
 
-		if (poll(p, 2, -1) < 0) {
+		if (poll(p, tfd >= 0 ? 3 : 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			mdcd_log(LOG_ERR, "poll: %s", strerror(errno));
@@ -466,6 +506,8 @@ static void mdcd_loop(struct mdcd *d, int lfd, int sfd)
 		}
 		if (!d->stopping && p[0].revents)
 			mdcd_accept(d, lfd);
+		if (!d->stopping && tfd >= 0 && p[2].revents)
+			mdcd_accept(d, tfd);
 	}
 }
 
@@ -480,7 +522,7 @@ int main(int argc, char **argv)
 	};
 	struct mdc_ctx ctx;
 	char digest[65];
-	int lfd = -1, sfd = -1, rc;
+	int lfd = -1, tfd = -1, sfd = -1, rc;
 	bool verbose = false;
 	long interval = 0;
 
@@ -515,7 +557,8 @@ int main(int argc, char **argv)
 	 * an expiring token stay for the next */
 	mdc_http_keep(MDCD_WARM_HANDLES);
 	mdc_auth_share(true);
-	if (mdcd_audit_init(&d, &ctx) || (lfd = mdcd_listen(&d, &ctx)) < 0) {
+	if (mdcd_audit_init(&d, &ctx) || (lfd = mdcd_listen(&d, &ctx)) < 0 ||
+	    (d.tcp_listen && (tfd = mdcd_listen_tcp(d.tcp_listen, &ctx)) < 0)) {
 		fprintf(stderr, "mdcd: error: %s\n", ctx.msg);
 		mdcd_log(LOG_ERR, "%s", ctx.msg);
 		goto out;
@@ -537,13 +580,18 @@ int main(int argc, char **argv)
 		mdcd_log(LOG_ERR, "cannot start the job wait enforcement thread");
 		goto out;
 	}
-	mdcd_log(LOG_INFO, "ready on %s (state in %s, cluster %s)", d.socket_path, d.state_dir,
+	mdcd_log(LOG_INFO, "ready on %s%s%s (state in %s, cluster %s)", d.socket_path,
+		 d.tcp_listen ? " and " : "", d.tcp_listen ? d.tcp_listen : "", d.state_dir,
 		 d.s.cluster ? d.s.cluster : "any");
 	if (d.foreground && !d.logfile)
-		fprintf(stderr, "mdcd: ready on %s\n", d.socket_path);
-	mdcd_loop(&d, lfd, sfd);
+		fprintf(stderr, "mdcd: ready on %s%s%s\n", d.socket_path,
+			d.tcp_listen ? " and " : "", d.tcp_listen ? d.tcp_listen : "");
+	mdcd_loop(&d, lfd, tfd, sfd);
 	close(lfd);
 	lfd = -1;
+	if (tfd >= 0)
+		close(tfd);
+	tfd = -1;
 	unlink(d.socket_path);
 	mdcd_enforce_stop(&d);
 	mdcd_drain(&d);
@@ -560,6 +608,8 @@ out:
 	mdcd_enforce_stop(&d);
 	if (lfd >= 0)
 		close(lfd);
+	if (tfd >= 0)
+		close(tfd);
 	if (sfd >= 0)
 		close(sfd);
 	if (d.pidfile && rc == 0)

@@ -15,6 +15,7 @@ struct mdcd {
 	/* command line */
 	const char *conf_path;		/* -f: mdc.conf (else MDC_CONF, /etc/slurm/mdc.conf) */
 	const char *socket_path;	/* -s */
+	const char *tcp_listen;		/* -t HOST:PORT: the broker of several login hosts */
 	const char *state_dir;		/* -d: audit log and spec snapshots */
 	const char *pidfile;		/* -p */
 	const char *logfile;		/* -l: else syslog (stderr in the foreground) */

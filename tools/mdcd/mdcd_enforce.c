@@ -6,17 +6,22 @@
  * libslurm.  (owner: mdcd)
  *
  * SIGTERM: the cycle in progress acts on no further job, and the thread
- * is joined before mdcd exits. */
+ * is joined before mdcd exits.  With an mdcd on every login host, one of
+ * them enforces (mdcd_enforce_lease). */
 #include "config.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 #include <slurm/slurm.h>
 #include "mdc_buf.h"
+#include "mdc_hash.h"
 #include "mdc_jobs.h"
 #include "mdc_log.h"
 #include "mdcd.h"
@@ -158,6 +163,64 @@ static bool mdcd_slurm_ready(long interval)
 	return true;
 }
 
+/* One enforcer per cluster, however many mdcds (one per login host): the
+ * one whose flock() on LockDir/mdcd-enforce-CLUSTER-HASH.lock succeeds is the
+ * enforcer and keeps the lock while it lives; the others stand by and try
+ * again every interval, so a stopped enforcer is replaced within one.
+ * LockDir must be on storage the login hosts share (mdcd(8)).  Only the
+ * enforcement thread touches these. */
+static int mdcd_lease_fd = -1;
+static bool mdcd_lease_said;
+
+static bool mdcd_enforce_lease(struct mdcd *d)
+{
+	char path[PATH_MAX], who[256], host[128] = "?";
+	const char *dir, *cl;
+	struct mdc_settings s;
+	ssize_t n;
+	int fd;
+
+	if (mdcd_lease_fd >= 0)
+		return true;
+	if (mdcd_settings_copy(d, &s))
+		return false;
+	dir = s.lock_dir && *s.lock_dir ? s.lock_dir : "/run/lock";
+	cl = s.cluster && strrchr(s.cluster, '/') ? strrchr(s.cluster, '/') + 1 : "any";
+	/* the same cluster: the same endpoint, cluster and slurm.conf on
+	 * every login host; anything else (another lab) another lock */
+	snprintf(who, sizeof(who), "%s\n%s\n%s", s.endpoint ? s.endpoint : "",
+		 s.cluster ? s.cluster : "", s.slurm_conf ? s.slurm_conf : "");
+	snprintf(path, sizeof(path), "%s/mdcd-enforce-%.40s-%016llx.lock", dir, cl,
+		 (unsigned long long) mdc_hash_str(who, MDC_HASH_EXACT));
+	mdc_settings_free(&s);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0) {
+		if (!mdcd_lease_said)
+			mdcd_log(LOG_ERR, "enforce: cannot open the enforcer lock '%s': %s (LockDir=): "
+				 "not enforcing", path, strerror(errno));
+		mdcd_lease_said = true;
+		return false;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		n = pread(fd, who, sizeof(who) - 1, 0);
+		who[n > 0 ? n : 0] = '\0';
+		who[strcspn(who, "\n")] = '\0';
+		if (!mdcd_lease_said)
+			mdcd_log(LOG_INFO, "enforce: standing by: the cluster's enforcer is %s (%s)",
+				 *who ? who : "another mdcd", path);
+		mdcd_lease_said = true;
+		close(fd);
+		return false;
+	}
+	gethostname(host, sizeof(host) - 1);
+	n = snprintf(who, sizeof(who), "mdcd pid %ld on %s\n", (long) getpid(), host);
+	if (ftruncate(fd, 0) || pwrite(fd, who, (size_t) n, 0) != n)
+		mdcd_log(LOG_WARNING, "enforce: cannot write '%s': %s", path, strerror(errno));
+	mdcd_log(LOG_INFO, "enforce: this mdcd is the cluster's enforcer (%s)", path);
+	mdcd_lease_said = false;
+	mdcd_lease_fd = fd;
+	return true;
+}
+
 static void *mdcd_enforce_thread(void *arg)
 {
 	struct mdcd *d = arg;
@@ -176,7 +239,7 @@ static void *mdcd_enforce_thread(void *arg)
 		}
 		if (due) {
 			pthread_mutex_unlock(&d->enforce_lock);
-			if (mdcd_slurm_ready(interval))
+			if (mdcd_slurm_ready(interval) && mdcd_enforce_lease(d))
 				mdcd_enforce_cycle(d, interval);
 			pthread_mutex_lock(&d->enforce_lock);
 		}
@@ -189,6 +252,9 @@ static void *mdcd_enforce_thread(void *arg)
 		/* a new interval (SIGHUP) starts counting from now */
 	}
 	pthread_mutex_unlock(&d->enforce_lock);
+	if (mdcd_lease_fd >= 0)
+		close(mdcd_lease_fd);	/* another mdcd takes over */
+	mdcd_lease_fd = -1;
 	return NULL;
 }
 

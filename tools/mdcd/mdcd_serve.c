@@ -191,7 +191,8 @@ static int mdcd_authenticate(struct mdcd_req *r, const json_object *env, const c
 	const char *cred = mdc_json_get_str(env, "cred", NULL);
 	char want[sizeof(MDC_BROKER_PAYLOAD_PREFIX) + 65];
 	struct ucred pc;
-	socklen_t pl = sizeof(pc);
+	socklen_t pl = sizeof(pc), dl = sizeof(int);
+	int dom = AF_UNIX;
 	struct passwd pw, *pwp = NULL;
 	char pwbuf[4096];
 	munge_ctx_t m = NULL;
@@ -231,8 +232,11 @@ static int mdcd_authenticate(struct mdcd_req *r, const json_object *env, const c
 		mdcd_log(LOG_WARNING, "uid %ld: credential does not match the request", (long) uid);
 		goto out;
 	}
-	/* a credential lent to another local user proves nothing for them */
-	if (getsockopt(r->fd, SOL_SOCKET, SO_PEERCRED, &pc, &pl) < 0 || pc.uid != uid) {
+	/* a credential lent to another local user proves nothing for them;
+	 * over TCP (another login host) the peer has no uid to compare, and
+	 * the credential, good for this one body once, is the proof */
+	if (getsockopt(r->fd, SOL_SOCKET, SO_DOMAIN, &dom, &dl) == 0 && dom == AF_UNIX &&
+	    (getsockopt(r->fd, SOL_SOCKET, SO_PEERCRED, &pc, &pl) < 0 || pc.uid != uid)) {
 		rc = mdcd_refuse(r, MDC_ERR_AUTH, "the munge credential is uid %ld's, the "
 				 "connection another user's: refused", (long) uid);
 		goto out;
