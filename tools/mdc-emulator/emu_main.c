@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "emu_int.h"
+#include "emu_slurmrest.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
 #include "mdc_str.h"
@@ -53,6 +54,7 @@ static void emu_usage(FILE *f)
 		"  --reload-cmd CMD       run after regeneration (e.g. scontrol reconfigure)\n"
 		"  --restart-cmd CMD      run instead when the Slurm node set changed\n"
 		"  --sync-delay S         wait S seconds before running them (default 0)\n"
+		"  --slurmrestd unix:PATH forward callSlurmRestApi to the slurmrestd on PATH\n"
 		"  -v, --verbose          log requests and commands on stderr\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n");
@@ -197,6 +199,7 @@ out:
 enum {
 	OPT_LISTEN = 256, OPT_STATE, OPT_LOG, OPT_LRO, OPT_TOKEN, OPT_TOKEN_FILE, OPT_RO_TOKEN, OPT_FAULT,
 	OPT_SEED, OPT_IMAGE, OPT_CONF, OPT_BASE, OPT_RELOAD, OPT_RESTART, OPT_SYNC,
+	OPT_SLURMREST,
 };
 
 static const struct option emu_opts[] = {
@@ -215,6 +218,7 @@ static const struct option emu_opts[] = {
 	{ "reload-cmd", required_argument, NULL, OPT_RELOAD },
 	{ "restart-cmd", required_argument, NULL, OPT_RESTART },
 	{ "sync-delay", required_argument, NULL, OPT_SYNC },
+	{ "slurmrestd", required_argument, NULL, OPT_SLURMREST },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -289,6 +293,10 @@ int main(int argc, char **argv)
 		case OPT_RESTART: e.restart_cmd = optarg; break;
 		case OPT_SYNC:
 			if (emu_parse_double("--sync-delay", optarg, &e.sync_delay))
+				goto out;
+			break;
+		case OPT_SLURMREST:
+			if (emu_slurmrest_configure(optarg))
 				goto out;
 			break;
 		case 'v': mdc_log_set_level(MDC_LOG_DEBUG); break;
