@@ -31,6 +31,7 @@ enum {
 	CMD_WRITES = 1 << 1,	/* takes --update-mode, --no-wait, --allow-recreate, --force */
 	CMD_FORMAT = 1 << 2,	/* takes --format */
 	CMD_OWN_HELP = 1 << 3,	/* prints its own --help (else main prints USAGE) */
+	CMD_REMOTE = 1 << 4,	/* takes --remote (reads through callSlurmRestApi) */
 };
 #define CMD_W (CMD_CLUSTER | CMD_WRITES | CMD_FORMAT)	/* a scope command */
 
@@ -60,7 +61,7 @@ static const struct mdcctl_cmd {
 	  "mdcctl epilog list|add FILE|remove INDEX|replace FILE..." },
 	{ "history", cmd_history, CMD_FORMAT, "the writes mdcd recorded (needs the broker)",
 	  "mdcctl history [--all]" },
-	{ "jobs", cmd_jobs, CMD_FORMAT | CMD_OWN_HELP,
+	{ "jobs", cmd_jobs, CMD_FORMAT | CMD_OWN_HELP | CMD_REMOTE,
 	  "job wait policy: list|enforce (local slurmctld, no cluster needed)", NULL },
 	{ "labels", cmd_labels, CMD_W, "cluster labels: list|set|unset",
 	  "mdcctl labels list|set KEY=VALUE...|unset KEY..." },
@@ -107,6 +108,8 @@ static void mdcctl_help(FILE *f)
 		"%s"
 		"  -y, -q, --quiet       the same as --yes (gcloud's --quiet)\n"
 		"  --force               delete or rename partitions that still hold jobs\n"
+		"  --remote              read the live cluster through the service's Slurm\n"
+		"                        REST API, not a local slurmctld (jobs)\n"
 		"  -v, --verbose         more messages on stderr\n"
 		"  -h, --help            this help (COMMAND --help: the command's)\n"
 		"  -V, --version         version\n"
@@ -624,7 +627,7 @@ int mdcctl_update_destructive(struct mdcctl *g, const struct mdc_intent *in, con
  * --version and the short forms belong to the command.  The update
  * options (mdc_updopt_longopts) are global too. */
 enum { O_ENDPOINT = 256, O_CLUSTER, O_PROJECT, O_REGION, O_FORMAT, O_VERBOSE, O_HELP,
-       O_VERSION, O_FORCE };
+       O_VERSION, O_FORCE, O_REMOTE };
 static const struct mdcctl_gopt {
 	const char *name;
 	int id;
@@ -634,7 +637,8 @@ static const struct mdcctl_gopt {
 	{ "--project", O_PROJECT, true }, { "--region", O_REGION, true },
 	{ "--format", O_FORMAT, true }, { "-y", MDC_UPDOPT_YES, false },
 	{ "--quiet", MDC_UPDOPT_YES, false }, { "-q", MDC_UPDOPT_YES, false },
-	{ "--force", O_FORCE, false }, { "--verbose", O_VERBOSE, false },
+	{ "--force", O_FORCE, false }, { "--remote", O_REMOTE, false },
+	{ "--verbose", O_VERBOSE, false },
 	{ "-v", O_VERBOSE, false }, { "--help", O_HELP, false }, { "-h", O_HELP, false },
 	{ "--version", O_VERSION, false }, { "-V", O_VERSION, false },
 };
@@ -680,6 +684,7 @@ static int mdcctl_gopt_apply(struct mdcctl *g, int id, const char *val)
 		g->format = mdcctl_out.kind == MDC_FORMAT_TEXT ? MDCCTL_TEXT : MDCCTL_JSON;
 		break;
 	case O_FORCE: g->force = true; break;
+	case O_REMOTE: g->remote = true; break;
 	case O_VERBOSE: g->verbose = true; mdc_log_set_level(MDC_LOG_DEBUG); break;
 	case O_HELP: mdcctl_help(stdout); return mdcctl_finish(0);
 	case O_VERSION:
@@ -776,6 +781,9 @@ static int mdcctl_check_cmd(struct mdcctl *g, const struct mdcctl_cmd *cmd, cons
 				    write_opt);
 	if (format_given && !(cmd->flags & CMD_FORMAT))
 		return mdcctl_usage(g, "%s: no --format: the command prints text only", cmd->name);
+	if (g->remote && !(cmd->flags & CMD_REMOTE))
+		return mdcctl_usage(g, "%s: no --remote: only 'jobs list' reads the cluster through "
+				    "the Slurm REST API", cmd->name);
 	if (!(cmd->flags & CMD_CLUSTER))
 		return 0;
 	mdc_ctx_clear(&ctx);

@@ -37,6 +37,7 @@ struct mdcctl {
 	double timeout;		/* --timeout seconds for operation waits, 0 = default */
 	bool force;		/* --force: remove partitions that still hold jobs */
 	char *slurm_conf;	/* the live slurm.conf, once settings are read */
+	bool remote;		/* --remote: through callSlurmRestApi, no local Slurm */
 	bool verbose;
 };
 
@@ -116,6 +117,9 @@ int mdcctl_update_destructive(struct mdcctl *g, const struct mdc_intent *in, con
  * WHERE names the scope in messages.  UNSET: only keys, no values. */
 int mdcctl_check_kv(const char *key, const char *value, unsigned scope, const char *where,
 		    struct mdc_ctx *ctx);
+/* `jobs list --remote`: the cluster's queue read through
+ * callSlurmRestApi (cmd_remote.c).  Returns the exit status. */
+int mdcctl_jobs_remote(struct mdcctl *g);
 /* Split "K=V" into a malloc'ed key and a pointer to the value. */
 int mdcctl_split_kv(const char *arg, char **key, const char **value, struct mdc_ctx *ctx);
 

@@ -1,0 +1,208 @@
+/* mdc_slurmrest.c - reads of the live cluster through callSlurmRestApi
+ * (see mdc_slurmrest.h).  (owner: slurmrest)
+ */
+#include "config.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mdc_buf.h"
+#include "mdc_log.h"
+#include "mdc_slurmrest.h"
+#include "mdc_str.h"
+
+/* The data parsers the tools know, newest first: the first the cluster
+ * pings on is used (22.05 has v0.0.38; 24.11 v0.0.40 to v0.0.42). */
+static const char *const sr_versions[] = {
+	"v0.0.43", "v0.0.42", "v0.0.41", "v0.0.40", "v0.0.39", "v0.0.38",
+};
+#define SR_NVERSIONS (sizeof(sr_versions) / sizeof(sr_versions[0]))
+
+/* The reads: path tail after /slurm/VERSION/ and the answer's array. */
+static const struct { enum mdc_slurmrest_what what; const char *tail, *items; } sr_reads[] = {
+	{ MDC_SR_PING, "ping", "pings" },
+	{ MDC_SR_PARTITIONS, "partitions", "partitions" },
+	{ MDC_SR_NODES, "nodes", "nodes" },
+	{ MDC_SR_JOBS, "jobs", "jobs" },
+};
+#define SR_NREADS (sizeof(sr_reads) / sizeof(sr_reads[0]))
+
+bool mdc_slurmrest_path_allowed(const char *path)
+{
+	const char *p;
+
+	if (!path || !mdc_startswith(path, "/slurm/"))
+		return false;
+	p = path + strlen("/slurm/");
+	for (size_t v = 0; v < SR_NVERSIONS; v++) {
+		size_t n = strlen(sr_versions[v]);
+
+		if (strncmp(p, sr_versions[v], n) || p[n] != '/')
+			continue;
+		for (size_t r = 0; r < SR_NREADS; r++)
+			if (!strcmp(p + n + 1, sr_reads[r].tail))
+				return true;
+	}
+	return false;
+}
+
+/* slurmrestd's first error, for a message: "Invalid job id specified" */
+static const char *sr_first_error(const json_object *body)
+{
+	json_object *errs, *e, *d;
+
+	if (!json_object_object_get_ex(body, "errors", &errs) ||
+	    !json_object_is_type(errs, json_type_array) || !json_object_array_length(errs))
+		return "no error detail";
+	e = json_object_array_get_idx(errs, 0);
+	if (json_object_object_get_ex(e, "description", &d) && json_object_get_string_len(d))
+		return json_object_get_string(d);
+	if (json_object_object_get_ex(e, "error", &d) && json_object_get_string_len(d))
+		return json_object_get_string(d);
+	return "no error detail";
+}
+
+/* The call itself; *STATUS slurmrestd's status, *BODY its JSON or NULL. */
+static int sr_call(struct mdc_slurmrest *sr, const char *path, int *status, json_object **body,
+		   struct mdc_ctx *ctx)
+{
+	struct mdc_buf url = MDC_BUF_INIT;
+	json_object *req, *resp = NULL, *st = NULL, *sb = NULL;
+	int rc;
+
+	*body = NULL;
+	if (!mdc_slurmrest_path_allowed(path))
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "Slurm REST path '%.200s' refused: only the "
+				"read-only paths mdcctl uses are sent (/slurm/VERSION/ping, "
+				"partitions, nodes, jobs)", path);
+	req = json_object_new_object();
+	if (!req || json_object_object_add(req, "method", json_object_new_string("HTTP_METHOD_GET")) ||
+	    json_object_object_add(req, "path", json_object_new_string(path)) ||
+	    mdc_buf_addf(&url, "v1beta1/%s:callSlurmRestApi", sr->cluster)) {
+		json_object_put(req);
+		mdc_buf_free(&url);
+		return mdc_nomem(ctx);
+	}
+	mdc_debug("callSlurmRestApi GET %s", path);
+	rc = mdc_api_call(sr->client, "POST", url.s, NULL, req, &resp, ctx);
+	json_object_put(req);
+	mdc_buf_free(&url);
+	if (rc)
+		return rc;
+	if (!json_object_object_get_ex(resp, "status", &st) || !json_object_is_type(st, json_type_int)) {
+		json_object_put(resp);
+		return mdc_fail(ctx, MDC_ERR_API, "callSlurmRestApi GET %s: no status in the answer",
+				path);
+	}
+	*status = json_object_get_int(st);
+	if (json_object_object_get_ex(resp, "structured_body", &sb) &&
+	    json_object_is_type(sb, json_type_object))
+		*body = json_object_get(sb);
+	json_object_put(resp);
+	return 0;
+}
+
+int mdc_slurmrest_get_path(struct mdc_slurmrest *sr, const char *path, json_object **body,
+			   struct mdc_ctx *ctx)
+{
+	int status = 0, rc;
+
+	*body = NULL;
+	if ((rc = sr_call(sr, path, &status, body, ctx)))
+		return rc;
+	if (status == 200 && *body)
+		return 0;
+	rc = mdc_fail(ctx, MDC_ERR_API, "slurmrestd answered %d to GET %s: %s", status, path,
+		      *body ? sr_first_error(*body) : "no JSON body");
+	json_object_put(*body);
+	*body = NULL;
+	return rc;
+}
+
+int mdc_slurmrest_open(struct mdc_client *c, const char *cluster, struct mdc_slurmrest *sr,
+		       struct mdc_ctx *ctx)
+{
+	char path[64];
+	int rc;
+
+	memset(sr, 0, sizeof(*sr));
+	sr->client = c;
+	if (!(sr->cluster = strdup(cluster)))
+		return mdc_nomem(ctx);
+	for (size_t v = 0; v < SR_NVERSIONS; v++) {
+		json_object *body = NULL;
+		int status = 0;
+
+		snprintf(path, sizeof(path), "/slurm/%s/ping", sr_versions[v]);
+		if ((rc = sr_call(sr, path, &status, &body, ctx))) {
+			mdc_slurmrest_close(sr);
+			return rc;
+		}
+		json_object_put(body);
+		if (status == 200) {
+			snprintf(sr->version, sizeof(sr->version), "%s", sr_versions[v]);
+			mdc_debug("callSlurmRestApi: data parser %s", sr->version);
+			return 0;
+		}
+	}
+	mdc_slurmrest_close(sr);
+	return mdc_fail(ctx, MDC_ERR_NOTFOUND, "the cluster's slurmrestd answers no data parser "
+			"mdcctl knows (pinged %s to %s)", sr_versions[0], sr_versions[SR_NVERSIONS - 1]);
+}
+
+void mdc_slurmrest_close(struct mdc_slurmrest *sr)
+{
+	free(sr->cluster);
+	sr->cluster = NULL;
+}
+
+int mdc_slurmrest_get(struct mdc_slurmrest *sr, enum mdc_slurmrest_what what, json_object **items,
+		      struct mdc_ctx *ctx)
+{
+	json_object *body = NULL, *arr;
+	char path[64];
+	int rc;
+
+	*items = NULL;
+	for (size_t r = 0; r < SR_NREADS; r++) {
+		if (sr_reads[r].what != what)
+			continue;
+		snprintf(path, sizeof(path), "/slurm/%s/%s", sr->version, sr_reads[r].tail);
+		if ((rc = mdc_slurmrest_get_path(sr, path, &body, ctx)))
+			return rc;
+		if (!json_object_object_get_ex(body, sr_reads[r].items, &arr) ||
+		    !json_object_is_type(arr, json_type_array)) {
+			json_object_put(body);
+			return mdc_fail(ctx, MDC_ERR_API, "slurmrestd's answer to GET %s has no '%s' list",
+					path, sr_reads[r].items);
+		}
+		*items = json_object_get(arr);
+		json_object_put(body);
+		return 0;
+	}
+	return mdc_fail(ctx, MDC_ERR_INTERNAL, "unknown Slurm REST read %d", (int) what);
+}
+
+const char *mdc_slurmrest_state(const json_object *v, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (json_object_is_type(v, json_type_string)) {
+		snprintf(buf, size, "%s", json_object_get_string((json_object *) v));
+	} else if (json_object_is_type(v, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(v) && len + 1 < size; i++) {
+			int n = snprintf(buf + len, size - len, "%s%s", i ? "+" : "",
+					 json_object_get_string(json_object_array_get_idx(v, i)));
+
+			if (n < 0)
+				break;
+			len += (size_t) n;
+		}
+	}
+	/* no control bytes from the cluster on a terminal */
+	for (char *c = buf; *c; c++)
+		if (iscntrl((unsigned char) *c))
+			*c = '?';
+	return buf;
+}

@@ -1,0 +1,102 @@
+/* test_slurmrest.c - the Slurm REST allow-list (issue 28 item 5): only
+ * the read-only paths the tools use pass, and a refused path is refused
+ * before any request (the client's endpoint is a closed port: anything
+ * sent would fail as a transport error instead).  (owner: slurmrest) */
+#include "config.h"
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "mdc_client.h"
+#include "mdc_settings.h"
+#include "mdc_slurmrest.h"
+
+static void test_allow_list(void **state)
+{
+	static const struct { const char *path; bool ok; } tab[] = {
+		{ "/slurm/v0.0.38/ping", true },
+		{ "/slurm/v0.0.38/partitions", true },
+		{ "/slurm/v0.0.40/nodes", true },
+		{ "/slurm/v0.0.42/jobs", true },
+		{ "/slurm/v0.0.43/ping", true },
+		{ "/slurm/v0.0.37/jobs", false },	/* a parser the tools do not know */
+		{ "/slurm/v0.0.38/job/submit", false },	/* a write */
+		{ "/slurm/v0.0.38/job/1", false },	/* DELETE's path: not a read of ours */
+		{ "/slurm/v0.0.38/jobs?update_time=0", false },
+		{ "/slurm/v0.0.38/jobs/", false },
+		{ "/slurm/v0.0.38/../v0.0.38/jobs", false },
+		{ "/slurm/v0.0.38//jobs", false },
+		{ "/slurmdb/v0.0.38/jobs", false },
+		{ "/openapi/v3", false },
+		{ "slurm/v0.0.38/jobs", false },
+		{ "/slurm/v0.0.38/jobs\r\nX: y", false },
+		{ "", false },
+		{ NULL, false },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		if (mdc_slurmrest_path_allowed(tab[i].path) != tab[i].ok)
+			fail_msg("path '%s': expected %s", tab[i].path ? tab[i].path : "(null)",
+				 tab[i].ok ? "allowed" : "refused");
+	}
+}
+
+static void test_refused_before_sending(void **state)
+{
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	struct mdc_slurmrest sr = { 0 };
+	struct mdc_ctx ctx;
+	json_object *body = (json_object *) &sr;
+
+	(void) state;
+	setenv("MDC_ACCESS_TOKEN", "secret-token-1234", 1);
+	memset(&s, 0, sizeof(s));
+	mdc_ctx_clear(&ctx);
+	s.endpoint = (char *) "http://127.0.0.1:9";
+	assert_int_equal(mdc_client_new(&s, &c, &ctx), 0);
+	sr.client = c;
+	sr.cluster = (char *) "projects/p/locations/l/modelDevelopmentClusters/c";
+	assert_int_equal(mdc_slurmrest_get_path(&sr, "/slurm/v0.0.38/job/submit", &body, &ctx),
+			 MDC_ERR_REFUSED);
+	assert_null(body);
+	assert_non_null(strstr(ctx.msg, "'/slurm/v0.0.38/job/submit' refused"));
+	assert_null(strstr(ctx.msg, "secret-token"));
+	/* an allowed path is sent: the closed port is a transport error */
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmrest_get_path(&sr, "/slurm/v0.0.38/jobs", &body, &ctx),
+			 MDC_ERR_HTTP);
+	assert_null(strstr(ctx.msg, "secret-token"));
+	mdc_client_free(c);
+	unsetenv("MDC_ACCESS_TOKEN");
+}
+
+static void test_state(void **state)
+{
+	char buf[32];
+	json_object *a = json_tokener_parse("[\"IDLE\",\"DRAIN\"]");
+	json_object *s = json_object_new_string("RUN\nNING");
+
+	(void) state;
+	assert_string_equal(mdc_slurmrest_state(a, buf, sizeof(buf)), "IDLE+DRAIN");
+	assert_string_equal(mdc_slurmrest_state(s, buf, sizeof(buf)), "RUN?NING");
+	assert_string_equal(mdc_slurmrest_state(NULL, buf, sizeof(buf)), "");
+	assert_string_equal(mdc_slurmrest_state(a, buf, 6), "IDLE+");
+	json_object_put(a);
+	json_object_put(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_allow_list),
+		cmocka_unit_test(test_refused_before_sending),
+		cmocka_unit_test(test_state),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
