@@ -206,3 +206,46 @@ const char *mdc_slurmrest_state(const json_object *v, char *buf, size_t size)
 			*c = '?';
 	return buf;
 }
+
+/* Job states that no longer hold a partition (as mdc_live.c's). */
+static const char *const sr_done_states[] = {
+	"COMPLETED", "CANCELLED", "FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
+	"BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY",
+};
+
+int mdc_slurmrest_partition_jobs(struct mdc_slurmrest *sr, const char *partition,
+				 struct mdc_strv *jobs, struct mdc_ctx *ctx)
+{
+	json_object *list = NULL;
+	int rc;
+
+	if ((rc = mdc_slurmrest_get(sr, MDC_SR_JOBS, &list, ctx)))
+		return rc;
+	for (size_t i = 0; !rc && i < json_object_array_length(list); i++) {
+		json_object *job = json_object_array_get_idx(list, i), *v, *part;
+		struct mdc_strv parts = MDC_STRV_INIT;
+		char state[64];
+		bool done = false;
+		long long id;
+
+		json_object_object_get_ex(job, "job_state", &v);
+		mdc_slurmrest_state(v, state, sizeof(state));
+		/* a later parser's list ("PENDING+REQUEUED"): its first word */
+		state[strcspn(state, "+")] = '\0';
+		for (size_t k = 0; k < sizeof(sr_done_states) / sizeof(sr_done_states[0]); k++)
+			done |= !strcmp(state, sr_done_states[k]);
+		if (done || !json_object_object_get_ex(job, "partition", &part) ||
+		    !json_object_is_type(part, json_type_string))
+			continue;
+		id = json_object_object_get_ex(job, "job_id", &v) ? json_object_get_int64(v) : 0;
+		/* a pending job may name several partitions ("a,b") */
+		if (mdc_strv_split(&parts, json_object_get_string(part), ","))
+			rc = mdc_nomem(ctx);
+		else if (mdc_strv_has(&parts, partition) &&
+			 mdc_strv_pushf(jobs, "%lld (%s)", id, state[0] ? state : "?"))
+			rc = mdc_nomem(ctx);
+		mdc_strv_free(&parts);
+	}
+	json_object_put(list);
+	return rc;
+}

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 #include "mdc_client.h"
 #include "mdc_err.h"
+#include "mdc_str.h"
 
 /* What the tools read; each is one GET /slurm/VERSION/WHAT. */
 enum mdc_slurmrest_what {
@@ -53,6 +54,12 @@ int mdc_slurmrest_get_path(struct mdc_slurmrest *sr, const char *path, json_obje
  * "nodes", "jobs"; "pings" for MDC_SR_PING), a new reference. */
 int mdc_slurmrest_get(struct mdc_slurmrest *sr, enum mdc_slurmrest_what what, json_object **items,
 		      struct mdc_ctx *ctx);
+
+/* The jobs of PARTITION that still hold it (any state but the finished
+ * ones), as mdc_live_partition_jobs says them: appends "ID (STATE)" to
+ * JOBS.  One GET jobs. */
+int mdc_slurmrest_partition_jobs(struct mdc_slurmrest *sr, const char *partition,
+				 struct mdc_strv *jobs, struct mdc_ctx *ctx);
 
 /* A state field as one string: 22.05's parsers give "RUNNING" or "idle",
  * later ones a list ["IDLE","DRAIN"]: joined with '+', upper case kept as

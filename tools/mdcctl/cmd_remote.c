@@ -91,3 +91,39 @@ out:
 	mdc_settings_free(&s);
 	return rc;
 }
+
+/* The guard's connection: a plan may ask about several partitions, and
+ * choosing the data parser costs a few calls. */
+static struct {
+	bool open;
+	struct mdc_settings s;
+	struct mdc_client *c;
+	struct mdc_slurmrest sr;
+} remote_conn;
+
+int mdcctl_remote_partition_jobs(struct mdcctl *g, const char *partition, struct mdc_strv *jobs,
+				 struct mdc_ctx *ctx)
+{
+	int rc;
+
+	if (!remote_conn.open) {
+		if ((rc = mdcctl_connect(g, true, &remote_conn.s, &remote_conn.c, ctx)) ||
+		    (rc = mdc_slurmrest_open(remote_conn.c, remote_conn.s.cluster, &remote_conn.sr, ctx))) {
+			remote_conn.open = true;	/* freed by mdcctl_remote_close */
+			mdcctl_remote_close();
+			return rc;
+		}
+		remote_conn.open = true;
+	}
+	return mdc_slurmrest_partition_jobs(&remote_conn.sr, partition, jobs, ctx);
+}
+
+void mdcctl_remote_close(void)
+{
+	if (!remote_conn.open)
+		return;
+	mdc_slurmrest_close(&remote_conn.sr);
+	mdc_client_free(remote_conn.c);
+	mdc_settings_free(&remote_conn.s);
+	memset(&remote_conn, 0, sizeof(remote_conn));
+}

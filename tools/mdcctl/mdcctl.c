@@ -44,7 +44,7 @@ static const struct mdcctl_cmd {
 	const char *help;
 	const char *usage;
 } mdcctl_cmds[] = {
-	{ "apply", cmd_apply, CMD_W | CMD_OWN_HELP, "plan, confirm, PATCH, wait and verify a slurm.conf", NULL },
+	{ "apply", cmd_apply, CMD_W | CMD_OWN_HELP | CMD_REMOTE, "plan, confirm, PATCH, wait and verify a slurm.conf", NULL },
 	{ "conf", cmd_conf, CMD_FORMAT | CMD_OWN_HELP,
 	  "check or dump slurm.conf files (no cluster needed)", NULL },
 	{ "config", cmd_config, CMD_W, "cluster-scope Slurm settings: show|get|set|unset",
@@ -76,7 +76,7 @@ static const struct mdcctl_cmd {
 	  "unset removes settings: it asks on a terminal, else needs --yes" },
 	{ "operations", cmd_operations, CMD_FORMAT, "long-running operations: describe|wait",
 	  "mdcctl operations describe|wait NAME|ID" },
-	{ "partition", cmd_partition, CMD_W, "partitions: list|show|create|update|unset|delete|default",
+	{ "partition", cmd_partition, CMD_W | CMD_REMOTE, "partitions: list|show|create|update|unset|delete|default",
 	  "mdcctl partition list|show ID|create ID --node-pools A,B [KEY=VALUE...]|\n"
 	  "       update ID [--node-pools A,B] KEY=VALUE...|unset ID KEY...|delete ID|default ID\n"
 	  "delete and unset remove settings: they ask on a terminal, else need --yes;\n"
@@ -84,7 +84,7 @@ static const struct mdcctl_cmd {
 	{ "persistent-resources", cmd_persistent_resources, CMD_FORMAT | CMD_OWN_HELP,
 	  "Vertex AI persistent resources", NULL },
 	{ "pipelines", cmd_pipelines, CMD_FORMAT | CMD_OWN_HELP, "pipeline runs on a persistent resource", NULL },
-	{ "plan", cmd_plan, CMD_W | CMD_OWN_HELP, "show what applying a slurm.conf would change", NULL },
+	{ "plan", cmd_plan, CMD_W | CMD_OWN_HELP | CMD_REMOTE, "show what applying a slurm.conf would change", NULL },
 	{ "prolog", cmd_prolog, CMD_W, "prolog_bash_scripts: list|add|remove|replace",
 	  "mdcctl prolog list|add FILE|remove INDEX|replace FILE..." },
 	{ "render", cmd_render, CMD_CLUSTER | CMD_FORMAT | CMD_OWN_HELP, "print the slurm.conf the managed spec generates", NULL },
@@ -109,7 +109,8 @@ static void mdcctl_help(FILE *f)
 		"  -y, -q, --quiet       the same as --yes (gcloud's --quiet)\n"
 		"  --force               delete or rename partitions that still hold jobs\n"
 		"  --remote              read the live cluster through the service's Slurm\n"
-		"                        REST API, not a local slurmctld (jobs)\n"
+		"                        REST API, not a local slurmctld (jobs list; the\n"
+		"                        partition guard of partition, plan and apply)\n"
 		"  -v, --verbose         more messages on stderr\n"
 		"  -h, --help            this help (COMMAND --help: the command's)\n"
 		"  -V, --version         version\n"
@@ -254,6 +255,8 @@ static int mdcctl_partition_jobs(const char *partition, struct mdc_strv *jobs, v
 {
 	struct mdcctl *g = arg;
 
+	if (g->remote)
+		return mdcctl_remote_partition_jobs(g, partition, jobs, ctx);
 	return mdc_live_partition_jobs(g->slurm_conf, partition, jobs, ctx);
 }
 
@@ -263,6 +266,10 @@ static int mdcctl_pool_jobs(const char *pool, long keep, struct mdc_strv *jobs, 
 {
 	struct mdcctl *g = arg;
 
+	/* the pool's NodeSet is in slurm.conf, which slurmrestd does not show */
+	if (g->remote)
+		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "not seen with --remote: the Slurm REST API "
+				"does not show NodeSets");
 	return mdc_live_pool_jobs(g->slurm_conf, pool, keep, jobs, ctx);
 }
 
@@ -272,6 +279,8 @@ static int mdcctl_qos_list(struct mdc_strv *names, bool *have_list, bool *enforc
 {
 	struct mdcctl *g = arg;
 
+	if (g->remote)
+		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "not seen with --remote");
 	return mdc_live_qos(g->slurm_conf, names, have_list, enforced, ctx);
 }
 
@@ -782,8 +791,8 @@ static int mdcctl_check_cmd(struct mdcctl *g, const struct mdcctl_cmd *cmd, cons
 	if (format_given && !(cmd->flags & CMD_FORMAT))
 		return mdcctl_usage(g, "%s: no --format: the command prints text only", cmd->name);
 	if (g->remote && !(cmd->flags & CMD_REMOTE))
-		return mdcctl_usage(g, "%s: no --remote: only 'jobs list' reads the cluster through "
-				    "the Slurm REST API", cmd->name);
+		return mdcctl_usage(g, "%s: no --remote: only jobs list, partition, plan and apply "
+				    "read the cluster through the Slurm REST API", cmd->name);
 	if (!(cmd->flags & CMD_CLUSTER))
 		return 0;
 	mdc_ctx_clear(&ctx);
@@ -853,6 +862,7 @@ out:
 	free(g.cluster_id);
 	free(g.conf_path);
 	free(g.slurm_conf);
+	mdcctl_remote_close();
 	mdc_format_free(&mdcctl_out);
 	return rc;
 }

@@ -120,6 +120,11 @@ int mdcctl_check_kv(const char *key, const char *value, unsigned scope, const ch
 /* `jobs list --remote`: the cluster's queue read through
  * callSlurmRestApi (cmd_remote.c).  Returns the exit status. */
 int mdcctl_jobs_remote(struct mdcctl *g);
+/* The plan's partition guard with --remote: mdc_slurmrest_partition_jobs
+ * on one connection kept for the process (closed by mdcctl_remote_close). */
+int mdcctl_remote_partition_jobs(struct mdcctl *g, const char *partition, struct mdc_strv *jobs,
+				 struct mdc_ctx *ctx);
+void mdcctl_remote_close(void);
 /* Split "K=V" into a malloc'ed key and a pointer to the value. */
 int mdcctl_split_kv(const char *arg, char **key, const char **value, struct mdc_ctx *ctx);
 
