@@ -249,3 +249,125 @@ int mdc_slurmrest_partition_jobs(struct mdc_slurmrest *sr, const char *partition
 	json_object_put(list);
 	return rc;
 }
+
+/* How a partition field of slurmrestd reads as scontrol shows the key. */
+enum sr_conv {
+	SR_STR,		/* as is */
+	SR_INT,
+	SR_LIMIT,	/* -1 or null: UNLIMITED */
+	SR_DEFTIME,	/* minutes; null: NONE */
+	SR_ALL,		/* "": ALL */
+	SR_QOS,		/* "": N/A */
+	SR_FLAG,	/* YES when FLAG is in "flags" */
+};
+static const struct { const char *key, *field; enum sr_conv conv; } sr_part_keys[] = {
+	{ "Nodes", "nodes", SR_STR },
+	{ "State", "state", SR_STR },
+	{ "MaxTime", "max_time_limit", SR_LIMIT },
+	{ "DefaultTime", "default_time_limit", SR_DEFTIME },
+	{ "MaxNodes", "maximum_nodes_per_job", SR_LIMIT },
+	{ "MaxCPUsPerNode", "maximum_cpus_per_node", SR_LIMIT },
+	{ "PriorityTier", "priority_tier", SR_INT },
+	{ "PriorityJobFactor", "priority_job_factor", SR_INT },
+	{ "GraceTime", "preemption_grace_time", SR_INT },
+	{ "AllowGroups", "allowed_groups", SR_ALL },
+	{ "AllowAccounts", "allowed_accounts", SR_ALL },
+	{ "AllowQos", "allowed_qos", SR_ALL },
+	{ "DenyAccounts", "denied_accounts", SR_STR },
+	{ "DenyQos", "denied_qos", SR_STR },
+	{ "QOS", "qos", SR_QOS },
+	{ "Alternate", "alternative", SR_STR },
+	{ "TRESBillingWeights", "billing_weights", SR_STR },
+	{ "Default", "default", SR_FLAG },
+	{ "Hidden", "hidden", SR_FLAG },
+	{ "RootOnly", "root_only", SR_FLAG },
+	{ "ExclusiveUser", "exclusive_user", SR_FLAG },
+};
+
+/* The value of one key into BUF, or NULL when the answer does not hold it. */
+static const char *sr_part_value(const json_object *p, size_t k, char *buf, size_t size)
+{
+	json_object *v = NULL, *flags;
+	bool has;
+
+	if (sr_part_keys[k].conv == SR_FLAG) {
+		if (!json_object_object_get_ex(p, "flags", &flags) ||
+		    !json_object_is_type(flags, json_type_array))
+			return NULL;
+		has = false;
+		for (size_t i = 0; i < json_object_array_length(flags); i++)
+			has |= !strcmp(json_object_get_string(json_object_array_get_idx(flags, i)),
+				       sr_part_keys[k].field);
+		return has ? "YES" : "NO";
+	}
+	if (!json_object_object_get_ex(p, sr_part_keys[k].field, &v))
+		return NULL;
+	switch (sr_part_keys[k].conv) {
+	case SR_STR:
+	case SR_ALL:
+	case SR_QOS:
+		if (!json_object_is_type(v, json_type_string))
+			return NULL;
+		if (!json_object_get_string_len(v) && sr_part_keys[k].conv != SR_STR)
+			return sr_part_keys[k].conv == SR_ALL ? "ALL" : "N/A";
+		mdc_slurmrest_state(v, buf, size);
+		return buf;
+	case SR_INT:
+	case SR_LIMIT:
+	case SR_DEFTIME:
+		if (!v)		/* JSON null */
+			return sr_part_keys[k].conv == SR_INT ? NULL :
+			       sr_part_keys[k].conv == SR_LIMIT ? "UNLIMITED" : "NONE";
+		if (!json_object_is_type(v, json_type_int))
+			return NULL;	/* a later parser's {set, infinite, number} */
+		if (sr_part_keys[k].conv == SR_LIMIT && json_object_get_int64(v) < 0)
+			return "UNLIMITED";
+		snprintf(buf, size, "%lld", (long long) json_object_get_int64(v));
+		return buf;
+	case SR_FLAG:
+		break;
+	}
+	return NULL;
+}
+
+int mdc_slurmrest_partition_recs(struct mdc_slurmrest *sr, struct mdc_recs *out,
+				 struct mdc_ctx *ctx)
+{
+	json_object *list = NULL;
+	int rc;
+
+	if ((rc = mdc_slurmrest_get(sr, MDC_SR_PARTITIONS, &list, ctx)))
+		return rc;
+	for (size_t i = 0; !rc && i < json_object_array_length(list); i++) {
+		json_object *p = json_object_array_get_idx(list, i), *name;
+		struct mdc_kvs *rec;
+		char buf[256];
+
+		if (!json_object_object_get_ex(p, "name", &name) ||
+		    !json_object_is_type(name, json_type_string))
+			continue;
+		if (out->n == out->cap) {
+			size_t cap = out->cap ? out->cap * 2 : 8;
+			struct mdc_kvs *v = realloc(out->v, cap * sizeof(*v));
+
+			if (!v) {
+				rc = mdc_nomem(ctx);
+				break;
+			}
+			out->v = v;
+			out->cap = cap;
+		}
+		rec = &out->v[out->n++];
+		memset(rec, 0, sizeof(*rec));
+		if (mdc_kvs_add(rec, "PartitionName", json_object_get_string(name)))
+			rc = mdc_nomem(ctx);
+		for (size_t k = 0; !rc && k < sizeof(sr_part_keys) / sizeof(sr_part_keys[0]); k++) {
+			const char *val = sr_part_value(p, k, buf, sizeof(buf));
+
+			if (val && mdc_kvs_add(rec, sr_part_keys[k].key, val))
+				rc = mdc_nomem(ctx);
+		}
+	}
+	json_object_put(list);
+	return rc;
+}

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 #include "mdc_client.h"
 #include "mdc_err.h"
+#include "mdc_live.h"
 #include "mdc_str.h"
 
 /* What the tools read; each is one GET /slurm/VERSION/WHAT. */
@@ -60,6 +61,15 @@ int mdc_slurmrest_get(struct mdc_slurmrest *sr, enum mdc_slurmrest_what what, js
  * JOBS.  One GET jobs. */
 int mdc_slurmrest_partition_jobs(struct mdc_slurmrest *sr, const char *partition,
 				 struct mdc_strv *jobs, struct mdc_ctx *ctx);
+
+/* The partitions as `scontrol show partition` records (PartitionName=
+ * first, then the keys slurm.conf writes, in scontrol's spelling:
+ * MaxTime=90 in minutes, UNLIMITED, NONE, Hidden=YES...), for mdc_verify.
+ * Only the keys the data parser's answer holds are there (the table is
+ * v0.0.38's: a later parser's nested values leave theirs out, and verify
+ * then says it could not check them).  Appends to OUT (mdc_recs_free). */
+int mdc_slurmrest_partition_recs(struct mdc_slurmrest *sr, struct mdc_recs *out,
+				 struct mdc_ctx *ctx);
 
 /* A state field as one string: 22.05's parsers give "RUNNING" or "idle",
  * later ones a list ["IDLE","DRAIN"]: joined with '+', upper case kept as

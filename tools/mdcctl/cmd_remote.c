@@ -101,21 +101,45 @@ static struct {
 	struct mdc_slurmrest sr;
 } remote_conn;
 
-int mdcctl_remote_partition_jobs(struct mdcctl *g, const char *partition, struct mdc_strv *jobs,
-				 struct mdc_ctx *ctx)
+static int remote_open(struct mdcctl *g, struct mdc_ctx *ctx)
 {
 	int rc;
 
-	if (!remote_conn.open) {
-		if ((rc = mdcctl_connect(g, true, &remote_conn.s, &remote_conn.c, ctx)) ||
-		    (rc = mdc_slurmrest_open(remote_conn.c, remote_conn.s.cluster, &remote_conn.sr, ctx))) {
-			remote_conn.open = true;	/* freed by mdcctl_remote_close */
-			mdcctl_remote_close();
-			return rc;
-		}
-		remote_conn.open = true;
+	if (remote_conn.open)
+		return 0;
+	if ((rc = mdcctl_connect(g, true, &remote_conn.s, &remote_conn.c, ctx)) ||
+	    (rc = mdc_slurmrest_open(remote_conn.c, remote_conn.s.cluster, &remote_conn.sr, ctx))) {
+		remote_conn.open = true;	/* so that close frees what was made */
+		mdcctl_remote_close();
+		return rc;
 	}
-	return mdc_slurmrest_partition_jobs(&remote_conn.sr, partition, jobs, ctx);
+	remote_conn.open = true;
+	return 0;
+}
+
+int mdcctl_remote_partition_jobs(struct mdcctl *g, const char *partition, struct mdc_strv *jobs,
+				 struct mdc_ctx *ctx)
+{
+	int rc = remote_open(g, ctx);
+
+	return rc ? rc : mdc_slurmrest_partition_jobs(&remote_conn.sr, partition, jobs, ctx);
+}
+
+int mdcctl_remote_partitions(struct mdc_recs *out, void *arg, struct mdc_ctx *ctx)
+{
+	int rc = remote_open(arg, ctx);
+
+	return rc ? rc : mdc_slurmrest_partition_recs(&remote_conn.sr, out, ctx);
+}
+
+int mdcctl_remote_probe(struct mdcctl *g, bool *live, struct mdc_ctx *ctx)
+{
+	struct mdc_ctx lctx;
+
+	(void) ctx;
+	mdc_ctx_clear(&lctx);
+	*live = !remote_open(g, &lctx);
+	return 0;
 }
 
 void mdcctl_remote_close(void)

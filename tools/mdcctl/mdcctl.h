@@ -11,6 +11,7 @@
 #include "mdc_client.h"
 #include "mdc_err.h"
 #include "mdc_intent.h"
+#include "mdc_live.h"
 #include "mdc_update.h"
 #include "mdc_updopt.h"
 
@@ -125,6 +126,11 @@ int mdcctl_jobs_remote(struct mdcctl *g);
 int mdcctl_remote_partition_jobs(struct mdcctl *g, const char *partition, struct mdc_strv *jobs,
 				 struct mdc_ctx *ctx);
 void mdcctl_remote_close(void);
+/* apply --remote's verify: the partitions through the same connection
+ * (mdc_verify_opts.partitions, ARG the struct mdcctl), and whether the
+ * cluster's slurmrestd answers before the PATCH (*LIVE; always 0). */
+int mdcctl_remote_partitions(struct mdc_recs *out, void *arg, struct mdc_ctx *ctx);
+int mdcctl_remote_probe(struct mdcctl *g, bool *live, struct mdc_ctx *ctx);
 /* Split "K=V" into a malloc'ed key and a pointer to the value. */
 int mdcctl_split_kv(const char *arg, char **key, const char **value, struct mdc_ctx *ctx);
 
