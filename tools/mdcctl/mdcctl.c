@@ -55,7 +55,7 @@ static const struct mdcctl_cmd {
 	{ "delete", cmd_delete, CMD_CLUSTER | CMD_FORMAT, "delete the cluster", "mdcctl delete [--yes]" },
 	{ "describe", cmd_describe, CMD_CLUSTER | CMD_FORMAT, "show the cluster resource",
 	  "mdcctl describe [--format text|json|yaml|value(FIELD,...)]" },
-	{ "drift", cmd_drift, CMD_W | CMD_OWN_HELP, "runtime changes the next regeneration would lose", NULL },
+	{ "drift", cmd_drift, CMD_W | CMD_OWN_HELP | CMD_REMOTE, "runtime changes the next regeneration would lose", NULL },
 	{ "edit", cmd_edit, CMD_W | CMD_OWN_HELP, "edit the live slurm.conf and apply the difference", NULL },
 	{ "epilog", cmd_epilog, CMD_W, "epilog_bash_scripts: list|add|remove|replace",
 	  "mdcctl epilog list|add FILE|remove INDEX|replace FILE..." },
@@ -109,8 +109,8 @@ static void mdcctl_help(FILE *f)
 		"  -y, -q, --quiet       the same as --yes (gcloud's --quiet)\n"
 		"  --force               delete or rename partitions that still hold jobs\n"
 		"  --remote              read the live cluster through the service's Slurm\n"
-		"                        REST API, not a local slurmctld (jobs list; the\n"
-		"                        partition guard of partition, plan and apply)\n"
+		"                        REST API, not a local slurmctld (jobs list, drift;\n"
+		"                        partition guard and verify of partition, plan, apply)\n"
 		"  -v, --verbose         more messages on stderr\n"
 		"  -h, --help            this help (COMMAND --help: the command's)\n"
 		"  -V, --version         version\n"
@@ -791,8 +791,8 @@ static int mdcctl_check_cmd(struct mdcctl *g, const struct mdcctl_cmd *cmd, cons
 	if (format_given && !(cmd->flags & CMD_FORMAT))
 		return mdcctl_usage(g, "%s: no --format: the command prints text only", cmd->name);
 	if (g->remote && !(cmd->flags & CMD_REMOTE))
-		return mdcctl_usage(g, "%s: no --remote: only jobs list, partition, plan and apply "
-				    "read the cluster through the Slurm REST API", cmd->name);
+		return mdcctl_usage(g, "%s: no --remote: only jobs list, drift, partition, plan and "
+				    "apply read the cluster through the Slurm REST API", cmd->name);
 	if (!(cmd->flags & CMD_CLUSTER))
 		return 0;
 	mdc_ctx_clear(&ctx);
