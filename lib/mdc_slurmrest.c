@@ -221,6 +221,16 @@ int mdc_slurmrest_partition_jobs(struct mdc_slurmrest *sr, const char *partition
 
 	if ((rc = mdc_slurmrest_get(sr, MDC_SR_JOBS, &list, ctx)))
 		return rc;
+	rc = mdc_slurmrest_jobs_in(list, partition, jobs, ctx);
+	json_object_put(list);
+	return rc;
+}
+
+int mdc_slurmrest_jobs_in(const json_object *list, const char *partition, struct mdc_strv *jobs,
+			  struct mdc_ctx *ctx)
+{
+	int rc = 0;
+
 	for (size_t i = 0; !rc && i < json_object_array_length(list); i++) {
 		json_object *job = json_object_array_get_idx(list, i), *v, *part;
 		struct mdc_strv parts = MDC_STRV_INIT;
@@ -246,7 +256,6 @@ int mdc_slurmrest_partition_jobs(struct mdc_slurmrest *sr, const char *partition
 			rc = mdc_nomem(ctx);
 		mdc_strv_free(&parts);
 	}
-	json_object_put(list);
 	return rc;
 }
 
@@ -338,6 +347,15 @@ int mdc_slurmrest_partition_recs(struct mdc_slurmrest *sr, struct mdc_recs *out,
 
 	if ((rc = mdc_slurmrest_get(sr, MDC_SR_PARTITIONS, &list, ctx)))
 		return rc;
+	rc = mdc_slurmrest_recs_of(list, out, ctx);
+	json_object_put(list);
+	return rc;
+}
+
+int mdc_slurmrest_recs_of(const json_object *list, struct mdc_recs *out, struct mdc_ctx *ctx)
+{
+	int rc = 0;
+
 	for (size_t i = 0; !rc && i < json_object_array_length(list); i++) {
 		json_object *p = json_object_array_get_idx(list, i), *name;
 		struct mdc_kvs *rec;
@@ -368,6 +386,5 @@ int mdc_slurmrest_partition_recs(struct mdc_slurmrest *sr, struct mdc_recs *out,
 				rc = mdc_nomem(ctx);
 		}
 	}
-	json_object_put(list);
 	return rc;
 }

@@ -71,6 +71,13 @@ int mdc_slurmrest_partition_jobs(struct mdc_slurmrest *sr, const char *partition
 int mdc_slurmrest_partition_recs(struct mdc_slurmrest *sr, struct mdc_recs *out,
 				 struct mdc_ctx *ctx);
 
+/* The pure halves of the two above, on the answer's array (the tests
+ * drive them with a data parser's JSON). */
+int mdc_slurmrest_jobs_in(const json_object *jobs_list, const char *partition,
+			  struct mdc_strv *jobs, struct mdc_ctx *ctx);
+int mdc_slurmrest_recs_of(const json_object *partitions_list, struct mdc_recs *out,
+			  struct mdc_ctx *ctx);
+
 /* A state field as one string: 22.05's parsers give "RUNNING" or "idle",
  * later ones a list ["IDLE","DRAIN"]: joined with '+', upper case kept as
  * sent.  Written into BUF (SIZE bytes); "" when absent. */

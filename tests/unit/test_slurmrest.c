@@ -1,7 +1,8 @@
 /* test_slurmrest.c - the Slurm REST allow-list (issue 28 item 5): only
  * the read-only paths the tools use pass, and a refused path is refused
  * before any request (the client's endpoint is a closed port: anything
- * sent would fail as a transport error instead).  (owner: slurmrest) */
+ * sent would fail as a transport error instead); and slurmrestd's answers
+ * read as the guard and verify need them.  (owner: slurmrest) */
 #include "config.h"
 #include <setjmp.h>
 #include <stdarg.h>
@@ -90,12 +91,77 @@ static void test_state(void **state)
 	json_object_put(s);
 }
 
+/* slurmrestd 22.05 (v0.0.38) answers, trimmed to the fields read */
+static void test_jobs_in(void **state)
+{
+	json_object *list = json_tokener_parse(
+		"[{\"job_id\":1,\"partition\":\"debug\",\"job_state\":\"CANCELLED\"},"
+		"{\"job_id\":2,\"partition\":\"extra\",\"job_state\":\"PENDING\"},"
+		"{\"job_id\":3,\"partition\":\"debug,extra\",\"job_state\":\"PENDING\"},"
+		"{\"job_id\":4,\"partition\":\"extra\",\"job_state\":[\"RUNNING\",\"COMPLETING\"]},"
+		"{\"job_id\":5,\"partition\":\"extra\",\"job_state\":[\"COMPLETED\"]},"
+		"{\"job_id\":6,\"partition\":\"extra2\",\"job_state\":\"RUNNING\"}]");
+	struct mdc_strv jobs = MDC_STRV_INIT;
+	struct mdc_ctx ctx;
+	char *j;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_non_null(list);
+	assert_int_equal(mdc_slurmrest_jobs_in(list, "extra", &jobs, &ctx), 0);
+	j = mdc_strv_join(&jobs, ", ");
+	/* finished ones and another partition's left out; a later parser's
+	 * state list read by its first word */
+	assert_string_equal(j, "2 (PENDING), 3 (PENDING), 4 (RUNNING)");
+	free(j);
+	mdc_strv_free(&jobs);
+	json_object_put(list);
+}
+
+static void test_recs_of(void **state)
+{
+	json_object *list = json_tokener_parse(
+		"[{\"name\":\"p2\",\"flags\":[\"hidden\"],\"nodes\":\"vm\",\"state\":\"DOWN\","
+		"\"max_time_limit\":90,\"default_time_limit\":null,\"maximum_nodes_per_job\":-1,"
+		"\"priority_tier\":3,\"allowed_groups\":\"\",\"qos\":\"\"},"
+		/* a later parser: nested numbers, flags in another place */
+		"{\"name\":\"n\",\"maximums\":{\"time\":{\"set\":true,\"infinite\":false,\"number\":5}},"
+		"\"max_time_limit\":{\"set\":true,\"number\":5}}]");
+	struct mdc_recs recs = MDC_RECS_INIT;
+	const struct mdc_kvs *r;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_non_null(list);
+	assert_int_equal(mdc_slurmrest_recs_of(list, &recs, &ctx), 0);
+	assert_int_equal(recs.n, 2);
+	assert_non_null(r = mdc_recs_find(&recs, "p2"));
+	assert_string_equal(mdc_kvs_get(r, "MaxTime"), "90");
+	assert_string_equal(mdc_kvs_get(r, "DefaultTime"), "NONE");
+	assert_string_equal(mdc_kvs_get(r, "MaxNodes"), "UNLIMITED");
+	assert_string_equal(mdc_kvs_get(r, "PriorityTier"), "3");
+	assert_string_equal(mdc_kvs_get(r, "State"), "DOWN");
+	assert_string_equal(mdc_kvs_get(r, "Hidden"), "YES");
+	assert_string_equal(mdc_kvs_get(r, "Default"), "NO");
+	assert_string_equal(mdc_kvs_get(r, "AllowGroups"), "ALL");
+	assert_string_equal(mdc_kvs_get(r, "QOS"), "N/A");
+	assert_null(mdc_kvs_get(r, "OverSubscribe"));	/* not shown: not checked */
+	assert_non_null(r = mdc_recs_find(&recs, "n"));
+	assert_null(mdc_kvs_get(r, "MaxTime"));		/* nested: left out, not misread */
+	assert_null(mdc_kvs_get(r, "Hidden"));
+	mdc_recs_free(&recs);
+	json_object_put(list);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_allow_list),
 		cmocka_unit_test(test_refused_before_sending),
 		cmocka_unit_test(test_state),
+		cmocka_unit_test(test_jobs_in),
+		cmocka_unit_test(test_recs_of),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
