@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "mdc_buf.h"
 #include "mdc_log.h"
 #include "mdc_slurmrest.h"
@@ -352,6 +353,22 @@ int mdc_slurmrest_partition_recs(struct mdc_slurmrest *sr, struct mdc_recs *out,
 	return rc;
 }
 
+/* A new empty record at the end of OUT (NULL on ENOMEM). */
+static struct mdc_kvs *sr_rec_new(struct mdc_recs *out)
+{
+	if (out->n == out->cap) {
+		size_t cap = out->cap ? out->cap * 2 : 8;
+		struct mdc_kvs *v = realloc(out->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		out->v = v;
+		out->cap = cap;
+	}
+	memset(&out->v[out->n], 0, sizeof(out->v[0]));
+	return &out->v[out->n++];
+}
+
 int mdc_slurmrest_recs_of(const json_object *list, struct mdc_recs *out, struct mdc_ctx *ctx)
 {
 	int rc = 0;
@@ -364,20 +381,8 @@ int mdc_slurmrest_recs_of(const json_object *list, struct mdc_recs *out, struct 
 		if (!json_object_object_get_ex(p, "name", &name) ||
 		    !json_object_is_type(name, json_type_string))
 			continue;
-		if (out->n == out->cap) {
-			size_t cap = out->cap ? out->cap * 2 : 8;
-			struct mdc_kvs *v = realloc(out->v, cap * sizeof(*v));
-
-			if (!v) {
-				rc = mdc_nomem(ctx);
-				break;
-			}
-			out->v = v;
-			out->cap = cap;
-		}
-		rec = &out->v[out->n++];
-		memset(rec, 0, sizeof(*rec));
-		if (mdc_kvs_add(rec, "PartitionName", json_object_get_string(name)))
+		if (!(rec = sr_rec_new(out)) ||
+		    mdc_kvs_add(rec, "PartitionName", json_object_get_string(name)))
 			rc = mdc_nomem(ctx);
 		for (size_t k = 0; !rc && k < sizeof(sr_part_keys) / sizeof(sr_part_keys[0]); k++) {
 			const char *val = sr_part_value(p, k, buf, sizeof(buf));
@@ -386,5 +391,74 @@ int mdc_slurmrest_recs_of(const json_object *list, struct mdc_recs *out, struct 
 				rc = mdc_nomem(ctx);
 		}
 	}
+	return rc;
+}
+
+int mdc_slurmrest_node_recs_of(const json_object *list, struct mdc_recs *out, struct mdc_ctx *ctx)
+{
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < json_object_array_length(list); i++) {
+		json_object *n = json_object_array_get_idx(list, i), *name, *v, *flags;
+		struct mdc_kvs *rec;
+		char state[128], flag[64];
+		size_t len;
+
+		if (!json_object_object_get_ex(n, "name", &name) ||
+		    !json_object_is_type(name, json_type_string))
+			continue;
+		json_object_object_get_ex(n, "state", &v);
+		mdc_slurmrest_state(v, state, sizeof(state));
+		/* 22.05's "idle" and state_flags ["DRAIN"]: scontrol's IDLE+DRAIN */
+		if (json_object_object_get_ex(n, "state_flags", &flags) &&
+		    json_object_is_type(flags, json_type_array) && json_object_array_length(flags)) {
+			len = strlen(state);
+			snprintf(state + len, sizeof(state) - len, "+%s",
+				 mdc_slurmrest_state(flags, flag, sizeof(flag)));
+		}
+		for (char *c = state; *c; c++)
+			*c = (char) toupper((unsigned char) *c);
+		if (!(rec = sr_rec_new(out)) ||
+		    mdc_kvs_add(rec, "NodeName", json_object_get_string(name)) ||
+		    (state[0] && mdc_kvs_add(rec, "State", state))) {
+			rc = mdc_nomem(ctx);
+			break;
+		}
+		if (json_object_object_get_ex(n, "reason", &v) && json_object_get_string_len(v)) {
+			json_object *who = NULL, *when = NULL;
+			char reason[512];
+
+			mdc_slurmrest_state(v, reason, sizeof(reason));
+			/* scontrol's "REASON [USER@TIME]", TIME local as it prints it */
+			json_object_object_get_ex(n, "reason_set_by_user", &who);
+			json_object_object_get_ex(n, "reason_changed_at", &when);
+			if (json_object_is_type(who, json_type_string) && json_object_get_string_len(who) &&
+			    json_object_is_type(when, json_type_int) && json_object_get_int64(when) > 0) {
+				time_t t = (time_t) json_object_get_int64(when);
+				struct tm tm;
+				char ts[32];
+
+				localtime_r(&t, &tm);
+				strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &tm);
+				len = strlen(reason);
+				snprintf(reason + len, sizeof(reason) - len, " [%s@%s]",
+					 mdc_slurmrest_state(who, flag, sizeof(flag)), ts);
+			}
+			if (mdc_kvs_add(rec, "Reason", reason))
+				rc = mdc_nomem(ctx);
+		}
+	}
+	return rc;
+}
+
+int mdc_slurmrest_node_recs(struct mdc_slurmrest *sr, struct mdc_recs *out, struct mdc_ctx *ctx)
+{
+	json_object *list = NULL;
+	int rc;
+
+	if ((rc = mdc_slurmrest_get(sr, MDC_SR_NODES, &list, ctx)))
+		return rc;
+	rc = mdc_slurmrest_node_recs_of(list, out, ctx);
+	json_object_put(list);
 	return rc;
 }

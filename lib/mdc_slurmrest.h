@@ -71,6 +71,13 @@ int mdc_slurmrest_partition_jobs(struct mdc_slurmrest *sr, const char *partition
 int mdc_slurmrest_partition_recs(struct mdc_slurmrest *sr, struct mdc_recs *out,
 				 struct mdc_ctx *ctx);
 
+/* The nodes as `scontrol show node` records for drift's runtime state:
+ * NodeName=, State= as scontrol writes it (IDLE+DRAIN: the state upper
+ * case, then the state flags), Reason= when there is one.  Appends to OUT. */
+int mdc_slurmrest_node_recs(struct mdc_slurmrest *sr, struct mdc_recs *out, struct mdc_ctx *ctx);
+int mdc_slurmrest_node_recs_of(const json_object *nodes_list, struct mdc_recs *out,
+			       struct mdc_ctx *ctx);
+
 /* The pure halves of the two above, on the answer's array (the tests
  * drive them with a data parser's JSON). */
 int mdc_slurmrest_jobs_in(const json_object *jobs_list, const char *partition,

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 #include "mdc_client.h"
 #include "mdc_settings.h"
@@ -154,6 +155,34 @@ static void test_recs_of(void **state)
 	json_object_put(list);
 }
 
+static void test_node_recs_of(void **state)
+{
+	json_object *list = json_tokener_parse(
+		"[{\"name\":\"vm\",\"state\":\"idle\",\"state_flags\":[\"DRAIN\"],\"reason\":\"maint\","
+		"\"reason_set_by_user\":\"root\",\"reason_changed_at\":0},"
+		"{\"name\":\"n4\",\"state\":\"idle\",\"state_flags\":[\"DRAIN\"],\"reason\":\"x\","
+		"\"reason_set_by_user\":\"root\",\"reason_changed_at\":1796300000},"
+		"{\"name\":\"n2\",\"state\":\"down\",\"state_flags\":[],\"reason\":\"\"},"
+		"{\"name\":\"n3\",\"state\":[\"IDLE\",\"DRAIN\"]}]");
+	struct mdc_recs recs = MDC_RECS_INIT;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	setenv("TZ", "UTC", 1);		/* scontrol prints local time */
+	tzset();
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_slurmrest_node_recs_of(list, &recs, &ctx), 0);
+	assert_int_equal(recs.n, 4);
+	assert_string_equal(mdc_kvs_get(mdc_recs_find(&recs, "n4"), "Reason"), "x [root@2026-12-03T12:13:20]");
+	assert_string_equal(mdc_kvs_get(mdc_recs_find(&recs, "vm"), "State"), "IDLE+DRAIN");
+	assert_string_equal(mdc_kvs_get(mdc_recs_find(&recs, "vm"), "Reason"), "maint");
+	assert_string_equal(mdc_kvs_get(mdc_recs_find(&recs, "n2"), "State"), "DOWN");
+	assert_null(mdc_kvs_get(mdc_recs_find(&recs, "n2"), "Reason"));
+	assert_string_equal(mdc_kvs_get(mdc_recs_find(&recs, "n3"), "State"), "IDLE+DRAIN");
+	mdc_recs_free(&recs);
+	json_object_put(list);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_state),
 		cmocka_unit_test(test_jobs_in),
 		cmocka_unit_test(test_recs_of),
+		cmocka_unit_test(test_node_recs_of),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1141,12 +1141,13 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 	if (g->remote) {
 		/* the partitions through callSlurmRestApi; what it cannot show is said */
 		v.remote = true;
-		if ((rc = mdcctl_remote_partitions(&v.parts, g, &ctx)))
+		if ((rc = mdcctl_remote_partitions(&v.parts, g, &ctx)) ||
+		    (rc = mdcctl_remote_nodes(&v.nodes, g, &ctx)))
 			goto out;
 		fprintf(stderr, "%s: note: drift --remote compares the partitions slurmrestd shows "
-			"with the spec; it cannot see cluster keys, keys pending a restart, node keys "
-			"and state, NodeSets, partition keys the REST API does not show, or a "
-			"hand-edited slurm.conf\n", g->progname);
+			"with the spec and lists the nodes' runtime state; it cannot see cluster keys, "
+			"keys pending a restart, node keys, NodeSets, partition keys the REST API does "
+			"not show, or a hand-edited slurm.conf\n", g->progname);
 	} else if ((rc = mdc_live_partitions(&v.parts, &ctx)) || (rc = mdc_live_config(&v.conf, &ctx)) ||
 		   (rc = mdc_live_nodes(NULL, &v.nodes, &ctx)) || (rc = load_files(g, &v, &ctx))) {
 		goto out;

@@ -132,6 +132,13 @@ int mdcctl_remote_partitions(struct mdc_recs *out, void *arg, struct mdc_ctx *ct
 	return rc ? rc : mdc_slurmrest_partition_recs(&remote_conn.sr, out, ctx);
 }
 
+int mdcctl_remote_nodes(struct mdc_recs *out, void *arg, struct mdc_ctx *ctx)
+{
+	int rc = remote_open(arg, ctx);
+
+	return rc ? rc : mdc_slurmrest_node_recs(&remote_conn.sr, out, ctx);
+}
+
 int mdcctl_remote_probe(struct mdcctl *g, bool *live, struct mdc_ctx *ctx)
 {
 	struct mdc_ctx lctx;

@@ -131,6 +131,8 @@ void mdcctl_remote_close(void);
  * cluster's slurmrestd answers before the PATCH (*LIVE; always 0). */
 int mdcctl_remote_partitions(struct mdc_recs *out, void *arg, struct mdc_ctx *ctx);
 int mdcctl_remote_probe(struct mdcctl *g, bool *live, struct mdc_ctx *ctx);
+/* drift --remote: the nodes (name, state, reason) through it too. */
+int mdcctl_remote_nodes(struct mdc_recs *out, void *arg, struct mdc_ctx *ctx);
 /* Split "K=V" into a malloc'ed key and a pointer to the value. */
 int mdcctl_split_kv(const char *arg, char **key, const char **value, struct mdc_ctx *ctx);
 
