@@ -56,8 +56,8 @@ static bool is_restart_key(const struct mdc_plan *plan, const char *key)
 
 /* Turn the plan's changes into checks; what cannot be seen goes to
  * V->skipped. */
-static int collect(const struct mdc_plan *plan, struct vcheck **out, size_t *nout,
-		   struct mdc_verify *v)
+static int collect(const struct mdc_plan *plan, const struct mdc_verify_opts *o,
+		   struct vcheck **out, size_t *nout, struct mdc_verify *v)
 {
 	struct vcheck *vc = calloc(plan->nchanges + 1, sizeof(*vc));
 	size_t n = 0;
@@ -69,6 +69,12 @@ static int collect(const struct mdc_plan *plan, struct vcheck **out, size_t *nou
 		struct vcheck *k = &vc[n];
 
 		if (!strcmp(c->scope, "config") && c->key) {
+			if (o->partitions) {
+				if (mdc_strv_pushf(&v->skipped, "config %s: not shown through the "
+						   "Slurm REST API (--remote)", c->key))
+					goto nomem;
+				continue;
+			}
 			if (is_restart_key(plan, c->key)) {
 				if (mdc_strv_pushf(&v->skipped, "config %s: needs a slurmctld restart "
 						   "to take effect", c->key))
@@ -107,8 +113,8 @@ nomem:
 
 /* One look at slurmctld.  Returns 0, or the error of the first scontrol
  * that failed. */
-static int look(struct vcheck *vc, size_t n, struct mdc_kvs *cfg, struct mdc_recs *parts,
-		bool *all_ok, struct mdc_ctx *ctx)
+static int look(const struct mdc_verify_opts *o, struct vcheck *vc, size_t n,
+		struct mdc_kvs *cfg, struct mdc_recs *parts, bool *all_ok, struct mdc_ctx *ctx)
 {
 	bool need_cfg = false, need_parts = false;
 	int rc;
@@ -125,7 +131,8 @@ static int look(struct vcheck *vc, size_t n, struct mdc_kvs *cfg, struct mdc_rec
 	}
 	if (need_cfg && (rc = mdc_live_config(cfg, ctx)))
 		return rc;
-	if (need_parts && (rc = mdc_live_partitions(parts, ctx)))
+	if (need_parts && (rc = o->partitions ? o->partitions(parts, o->partitions_arg, ctx)
+						: mdc_live_partitions(parts, ctx)))
 		return rc;
 	*all_ok = true;
 	for (size_t i = 0; i < n; i++) {
@@ -144,7 +151,9 @@ static int look(struct vcheck *vc, size_t n, struct mdc_kvs *cfg, struct mdc_rec
 			k->got = rec ? "present" : "absent";
 			break;
 		}
-		k->listed = k->got != NULL;
+		/* through the REST API a key may be unlisted (not shown); a
+		 * partition that is not there at all is a failure all the same */
+		k->listed = k->got != NULL || (o->partitions && k->kind == VC_PART_KEY && !rec);
 		if (k->kind == VC_PART_EXISTS)
 			k->ok = rec != NULL;
 		else if (k->kind == VC_PART_GONE)
@@ -152,13 +161,15 @@ static int look(struct vcheck *vc, size_t n, struct mdc_kvs *cfg, struct mdc_rec
 		else
 			k->ok = k->got && mdc_value_equal_shown(k->key, k->want, k->got);
 		/* a config key scontrol does not list cannot be checked: not a failure */
-		if (!k->ok && !(k->kind == VC_CONFIG && !k->listed))
+		if (!k->ok && !((k->kind == VC_CONFIG || (o->partitions && k->kind == VC_PART_KEY)) &&
+				!k->listed))
 			*all_ok = false;
 	}
 	return 0;
 }
 
-static int report(struct vcheck *vc, size_t n, struct mdc_verify *v)
+static int report(const struct mdc_verify_opts *o, struct vcheck *vc, size_t n,
+		  struct mdc_verify *v)
 {
 	int rc = 0;
 
@@ -179,6 +190,9 @@ static int report(struct vcheck *vc, size_t n, struct mdc_verify *v)
 		case VC_PART_KEY:
 			if (k->ok)
 				rc = mdc_strv_pushf(&v->ok, "partition %s %s=%s", k->part, k->key, k->got);
+			else if (o->partitions && !k->listed)
+				rc = mdc_strv_pushf(&v->skipped, "partition %s %s: not shown through the "
+						    "Slurm REST API (--remote)", k->part, k->key);
 			else
 				rc = mdc_strv_pushf(&v->missing, "partition %s %s: slurmctld shows '%s', expected '%s'",
 						    k->part, k->key, k->got ? k->got : "(nothing)", k->want);
@@ -198,7 +212,7 @@ static int report(struct vcheck *vc, size_t n, struct mdc_verify *v)
 int mdc_verify_plan(const struct mdc_plan *plan, const struct mdc_verify_opts *o,
 		    struct mdc_verify *v, struct mdc_ctx *ctx)
 {
-	struct mdc_verify_opts dflt = { 0, false, 0, NULL };
+	struct mdc_verify_opts dflt = { 0, false, 0, NULL, NULL, NULL };
 	struct mdc_kvs cfg = MDC_KVS_INIT;
 	struct mdc_recs parts = MDC_RECS_INIT;
 	struct vcheck *vc = NULL;
@@ -213,7 +227,7 @@ int mdc_verify_plan(const struct mdc_plan *plan, const struct mdc_verify_opts *o
 		o = &dflt;
 	timeout = o->timeout_s > 0 ? o->timeout_s : 60;
 	interval = o->interval_s > 0 ? o->interval_s : 2;
-	if ((rc = collect(plan, &vc, &n, v)))
+	if ((rc = collect(plan, o, &vc, &n, v)))
 		goto out;
 	v->checks = n;
 	if (!n)
@@ -221,7 +235,7 @@ int mdc_verify_plan(const struct mdc_plan *plan, const struct mdc_verify_opts *o
 	deadline = now_s() + timeout;
 	for (bool first = true;; first = false) {
 		mdc_ctx_clear(&lctx);
-		rc = look(vc, n, &cfg, &parts, &all_ok, &lctx);
+		rc = look(o, vc, n, &cfg, &parts, &all_ok, &lctx);
 		if (rc == MDC_ERR_NOMEM)
 			goto out;
 		/* scontrol refusing the regenerated file is the C13 failure
@@ -253,7 +267,7 @@ int mdc_verify_plan(const struct mdc_plan *plan, const struct mdc_verify_opts *o
 		goto out;
 	}
 	/* after a failed look the per-value results mean nothing */
-	if (!rc && (rc = report(vc, n, v)))
+	if (!rc && (rc = report(o, vc, n, v)))
 		goto out;
 	rc = 0;
 	if (v->missing.n)

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 #include "mdc_buf.h"
 #include "mdc_err.h"
+#include "mdc_live.h"
 #include "mdc_plan.h"
 #include "mdc_str.h"
 
@@ -22,6 +23,12 @@ struct mdc_verify_opts {
 	bool expect_live;
 	double interval_s;			/* between two looks (0 = 2) */
 	volatile sig_atomic_t *interrupted;	/* stop waiting when set (may be NULL) */
+	/* mdcctl --remote: the partitions as scontrol's records, read
+	 * elsewhere (the Slurm REST API) instead of scontrol; config keys are
+	 * then not checked, and partition keys the source does not show are
+	 * skipped, not missing.  NULL: scontrol. */
+	int (*partitions)(struct mdc_recs *out, void *arg, struct mdc_ctx *ctx);
+	void *partitions_arg;
 };
 
 struct mdc_verify {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "emu_int.h"
+#include "emu_slurmrest.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
 #include "mdc_str.h"
@@ -56,6 +57,7 @@ static void emu_usage(FILE *f)
 		"  --tls-cert FILE        serve https with this PEM certificate (and --tls-key):\n"
 		"                         clients refuse plain http to a non-loopback address\n"
 		"  --tls-key FILE         the certificate's PEM private key\n"
+		"  --slurmrestd unix:PATH forward callSlurmRestApi to the slurmrestd on PATH\n"
 		"  -v, --verbose          log requests and commands on stderr\n"
 		"  -h, --help             this help\n"
 		"  -V, --version          print the version\n");
@@ -200,7 +202,7 @@ out:
 enum {
 	OPT_LISTEN = 256, OPT_STATE, OPT_LOG, OPT_LRO, OPT_TOKEN, OPT_TOKEN_FILE, OPT_RO_TOKEN, OPT_FAULT,
 	OPT_SEED, OPT_IMAGE, OPT_CONF, OPT_BASE, OPT_RELOAD, OPT_RESTART, OPT_SYNC, OPT_TLS_CERT,
-	OPT_TLS_KEY,
+	OPT_TLS_KEY, OPT_SLURMREST,
 };
 
 static const struct option emu_opts[] = {
@@ -221,6 +223,7 @@ static const struct option emu_opts[] = {
 	{ "sync-delay", required_argument, NULL, OPT_SYNC },
 	{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
 	{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
+	{ "slurmrestd", required_argument, NULL, OPT_SLURMREST },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -311,6 +314,10 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_SLURMREST:
+			if (emu_slurmrest_configure(optarg))
+				goto out;
+			break;
 		case 'v': mdc_log_set_level(MDC_LOG_DEBUG); break;
 		case 'h': emu_usage(stdout); rc = 0; goto out;
 		case 'V': printf("mdc-emulator %s\n", PACKAGE_VERSION); rc = 0; goto out;

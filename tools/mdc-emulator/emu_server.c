@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <microhttpd.h>
 #include "emu_int.h"
+#include "emu_slurmrest.h"
 #include "mdc_buf.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
@@ -314,6 +315,10 @@ static int emu_auth(struct emu *e, struct MHD_Connection *c, const struct emu_re
 	if (tok && e->ro_token && emu_token_eq(tok, e->ro_token)) {
 		if (!emu_is_write(r->method))
 			return 0;
+		if (emu_slurmrest_is_call(r)) {	/* a reader has no .run */
+			emu_slurmrest_denied(r, out);
+			return 1;
+		}
 		emu_reply_error(out, "PERMISSION_DENIED",
 				"permission denied: the token is read-only; '%s %s' needs a writer token",
 				r->method, r->path);
@@ -582,6 +587,11 @@ static enum MHD_Result emu_access(void *cls, struct MHD_Connection *c, const cha
 	}
 	if (bad_json) {
 		emu_reply_error(&out, "INVALID_ARGUMENT", "invalid JSON payload received: %s", ctx.msg);
+		goto send;
+	}
+	/* forwarded to slurmrestd without the lock (it takes its own) */
+	if (emu_slurmrest_is_call(&r)) {
+		text = emu_slurmrest_call(e, &r, &out);
 		goto send;
 	}
 	emu_lock(e);

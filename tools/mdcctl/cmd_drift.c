@@ -109,6 +109,7 @@ struct view {
 	struct mdc_recs parts, nodes;	/* C: show partition, show node */
 	const char *conf_path;
 	struct drifts set, pend, state;	/* settings, pending restart, runtime state */
+	bool remote;			/* --remote: parts from slurmrestd, nothing else */
 };
 
 static char *dup_or_null(const char *s)
@@ -432,6 +433,8 @@ static int compare_parts(struct view *v)
 				return MDC_ERR_NOMEM;
 			x->src = SRC_CTLD;
 		}
+		if (v->remote)
+			continue;	/* slurmrestd shows no NodeSets */
 		lp = live_pools(rec, v->conf_path);
 		mp = spec_pools(sp);
 		if (!lp || !mp) {
@@ -1122,6 +1125,11 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 		rc = mdcctl_usage(g, "drift: %s goes with --adopt", dry_run ? "--dry-run" : "--key");
 		goto done;
 	}
+	if (do_adopt && g->remote) {
+		rc = mdcctl_usage(g, "drift: --adopt does not go with --remote (it reads the live "
+				  "slurm.conf and NodeSets, which the Slurm REST API does not show)");
+		goto done;
+	}
 	if (do_adopt && exit_code) {
 		rc = mdcctl_usage(g, "drift: --exit-code reports drift; it does not go with --adopt");
 		goto done;
@@ -1130,9 +1138,20 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 	    (rc = mdc_cluster_get(c, s.cluster, &v.cluster, &ctx)))
 		goto out;
 	v.conf_path = s.slurm_conf;
-	if ((rc = mdc_live_partitions(&v.parts, &ctx)) || (rc = mdc_live_config(&v.conf, &ctx)) ||
-	    (rc = mdc_live_nodes(NULL, &v.nodes, &ctx)) || (rc = load_files(g, &v, &ctx)))
+	if (g->remote) {
+		/* the partitions through callSlurmRestApi; what it cannot show is said */
+		v.remote = true;
+		if ((rc = mdcctl_remote_partitions(&v.parts, g, &ctx)) ||
+		    (rc = mdcctl_remote_nodes(&v.nodes, g, &ctx)))
+			goto out;
+		fprintf(stderr, "%s: note: drift --remote compares the partitions slurmrestd shows "
+			"with the spec and lists the nodes' runtime state; it cannot see cluster keys, "
+			"keys pending a restart, node keys, NodeSets, partition keys the REST API does "
+			"not show, or a hand-edited slurm.conf\n", g->progname);
+	} else if ((rc = mdc_live_partitions(&v.parts, &ctx)) || (rc = mdc_live_config(&v.conf, &ctx)) ||
+		   (rc = mdc_live_nodes(NULL, &v.nodes, &ctx)) || (rc = load_files(g, &v, &ctx))) {
 		goto out;
+	}
 	if ((rc = compare_config(&v)) || (rc = compare_parts(&v))) {
 		rc = mdc_nomem(&ctx);
 		goto out;

@@ -19,7 +19,8 @@
 #define JOBS_LIST_FORM "mdcctl jobs [list]\n"
 #define JOBS_ENFORCE_FORM "mdcctl jobs enforce [--once] [--interval SECONDS]\n"
 #define JOBS_LIST_HELP \
-	"  list      jobs with a wait policy, their remaining wait and what happens next"
+	"  list      jobs with a wait policy, their remaining wait and what happens next\n" \
+	"            (with --remote: every job of the cluster, read through callSlurmRestApi)"
 #define JOBS_ENFORCE_HELP \
 	"  enforce   act on expired waits: move to the fallback partition or cancel\n" \
 	"  --once    one cycle, then exit (for a systemd timer or cron)\n" \
@@ -170,6 +171,8 @@ static int jobs_list_cmd(struct mdcctl *g, int argc, char **argv, const char *us
 		return rc;
 	if (optind < argc)
 		return mdcctl_usage(g, "jobs list takes no arguments\n%s", jobs_list_usage);
+	if (g->remote)
+		return mdcctl_finish(mdcctl_jobs_remote(g));
 	if ((rc = jobs_slurm_init(g)))
 		return rc;
 	return mdcctl_finish(jobs_list(g));
@@ -205,6 +208,8 @@ static int jobs_enforce_cmd(struct mdcctl *g, int argc, char **argv)
 	if (optind < argc)
 		return mdcctl_usage(g, "jobs enforce: unexpected argument '%s'\n%s", argv[optind],
 				    jobs_enforce_usage);
+	if (g->remote)
+		return mdcctl_usage(g, "jobs enforce: no --remote: it acts through the local slurmctld");
 	if ((rc = jobs_slurm_init(g)))
 		return rc;
 	return mdcctl_finish(jobs_enforce(g, once, interval));

@@ -316,7 +316,7 @@ static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 {
 	char checks[512] = "";
 	struct session ss = { 0 };
-	struct mdc_verify_opts vo = { po->verify_timeout, false, 0, &mdcctl_interrupted };
+	struct mdc_verify_opts vo = { po->verify_timeout, false, 0, &mdcctl_interrupted, NULL, NULL };
 	struct mdc_ctx ctx;
 	json_object *j = NULL, *shown = NULL;
 	int rc;
@@ -358,7 +358,13 @@ static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 	}
 	/* was slurmctld answering before?  then silence afterwards is a
 	 * failed update (C13), not a login node without Slurm */
-	if (!po->no_verify && !g->async && (rc = mdc_verify_probe(&vo.expect_live, &ctx)))
+	if (g->remote) {	/* through the Slurm REST API, not scontrol */
+		vo.partitions = mdcctl_remote_partitions;
+		vo.partitions_arg = g;
+	}
+	if (!po->no_verify && !g->async &&
+	    (rc = g->remote ? mdcctl_remote_probe(g, &vo.expect_live, &ctx)
+			    : mdc_verify_probe(&vo.expect_live, &ctx)))
 		goto out;
 	shown = ss.plan.payload ? json_object_get(ss.plan.payload) : NULL;
 	mdc_plan_free(&ss.plan);

@@ -31,6 +31,7 @@ enum {
 	CMD_WRITES = 1 << 1,	/* takes --update-mode, --no-wait, --allow-recreate, --force */
 	CMD_FORMAT = 1 << 2,	/* takes --format */
 	CMD_OWN_HELP = 1 << 3,	/* prints its own --help (else main prints USAGE) */
+	CMD_REMOTE = 1 << 4,	/* takes --remote (reads through callSlurmRestApi) */
 };
 #define CMD_W (CMD_CLUSTER | CMD_WRITES | CMD_FORMAT)	/* a scope command */
 
@@ -43,7 +44,7 @@ static const struct mdcctl_cmd {
 	const char *help;
 	const char *usage;
 } mdcctl_cmds[] = {
-	{ "apply", cmd_apply, CMD_W | CMD_OWN_HELP, "plan, confirm, PATCH, wait and verify a slurm.conf", NULL },
+	{ "apply", cmd_apply, CMD_W | CMD_OWN_HELP | CMD_REMOTE, "plan, confirm, PATCH, wait and verify a slurm.conf", NULL },
 	{ "conf", cmd_conf, CMD_FORMAT | CMD_OWN_HELP,
 	  "check or dump slurm.conf files (no cluster needed)", NULL },
 	{ "config", cmd_config, CMD_W, "cluster-scope Slurm settings: show|get|set|unset",
@@ -54,13 +55,13 @@ static const struct mdcctl_cmd {
 	{ "delete", cmd_delete, CMD_CLUSTER | CMD_FORMAT, "delete the cluster", "mdcctl delete [--yes]" },
 	{ "describe", cmd_describe, CMD_CLUSTER | CMD_FORMAT, "show the cluster resource",
 	  "mdcctl describe [--format text|json|yaml|value(FIELD,...)]" },
-	{ "drift", cmd_drift, CMD_W | CMD_OWN_HELP, "runtime changes the next regeneration would lose", NULL },
+	{ "drift", cmd_drift, CMD_W | CMD_OWN_HELP | CMD_REMOTE, "runtime changes the next regeneration would lose", NULL },
 	{ "edit", cmd_edit, CMD_W | CMD_OWN_HELP, "edit the live slurm.conf and apply the difference", NULL },
 	{ "epilog", cmd_epilog, CMD_W, "epilog_bash_scripts: list|add|remove|replace",
 	  "mdcctl epilog list|add FILE|remove INDEX|replace FILE..." },
 	{ "history", cmd_history, CMD_FORMAT, "the writes mdcd recorded (needs the broker)",
 	  "mdcctl history [--all]" },
-	{ "jobs", cmd_jobs, CMD_FORMAT | CMD_OWN_HELP,
+	{ "jobs", cmd_jobs, CMD_FORMAT | CMD_OWN_HELP | CMD_REMOTE,
 	  "job wait policy: list|enforce (local slurmctld, no cluster needed)", NULL },
 	{ "labels", cmd_labels, CMD_W, "cluster labels: list|set|unset",
 	  "mdcctl labels list|set KEY=VALUE...|unset KEY..." },
@@ -75,7 +76,7 @@ static const struct mdcctl_cmd {
 	  "unset removes settings: it asks on a terminal, else needs --yes" },
 	{ "operations", cmd_operations, CMD_FORMAT, "long-running operations: describe|wait",
 	  "mdcctl operations describe|wait NAME|ID" },
-	{ "partition", cmd_partition, CMD_W, "partitions: list|show|create|update|unset|delete|default",
+	{ "partition", cmd_partition, CMD_W | CMD_REMOTE, "partitions: list|show|create|update|unset|delete|default",
 	  "mdcctl partition list|show ID|create ID --node-pools A,B [KEY=VALUE...]|\n"
 	  "       update ID [--node-pools A,B] KEY=VALUE...|unset ID KEY...|delete ID|default ID\n"
 	  "delete and unset remove settings: they ask on a terminal, else need --yes;\n"
@@ -83,7 +84,7 @@ static const struct mdcctl_cmd {
 	{ "persistent-resources", cmd_persistent_resources, CMD_FORMAT | CMD_OWN_HELP,
 	  "Vertex AI persistent resources", NULL },
 	{ "pipelines", cmd_pipelines, CMD_FORMAT | CMD_OWN_HELP, "pipeline runs on a persistent resource", NULL },
-	{ "plan", cmd_plan, CMD_W | CMD_OWN_HELP, "show what applying a slurm.conf would change", NULL },
+	{ "plan", cmd_plan, CMD_W | CMD_OWN_HELP | CMD_REMOTE, "show what applying a slurm.conf would change", NULL },
 	{ "prolog", cmd_prolog, CMD_W, "prolog_bash_scripts: list|add|remove|replace",
 	  "mdcctl prolog list|add FILE|remove INDEX|replace FILE..." },
 	{ "render", cmd_render, CMD_CLUSTER | CMD_FORMAT | CMD_OWN_HELP, "print the slurm.conf the managed spec generates", NULL },
@@ -107,6 +108,9 @@ static void mdcctl_help(FILE *f)
 		"%s"
 		"  -y, -q, --quiet       the same as --yes (gcloud's --quiet)\n"
 		"  --force               delete or rename partitions that still hold jobs\n"
+		"  --remote              read the live cluster through the service's Slurm\n"
+		"                        REST API, not a local slurmctld (jobs list, drift;\n"
+		"                        partition guard and verify of partition, plan, apply)\n"
 		"  -v, --verbose         more messages on stderr\n"
 		"  -h, --help            this help (COMMAND --help: the command's)\n"
 		"  -V, --version         version\n"
@@ -251,6 +255,8 @@ static int mdcctl_partition_jobs(const char *partition, struct mdc_strv *jobs, v
 {
 	struct mdcctl *g = arg;
 
+	if (g->remote)
+		return mdcctl_remote_partition_jobs(g, partition, jobs, ctx);
 	return mdc_live_partition_jobs(g->slurm_conf, partition, jobs, ctx);
 }
 
@@ -260,6 +266,10 @@ static int mdcctl_pool_jobs(const char *pool, long keep, struct mdc_strv *jobs, 
 {
 	struct mdcctl *g = arg;
 
+	/* the pool's NodeSet is in slurm.conf, which slurmrestd does not show */
+	if (g->remote)
+		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "not seen with --remote: the Slurm REST API "
+				"does not show NodeSets");
 	return mdc_live_pool_jobs(g->slurm_conf, pool, keep, jobs, ctx);
 }
 
@@ -269,6 +279,8 @@ static int mdcctl_qos_list(struct mdc_strv *names, bool *have_list, bool *enforc
 {
 	struct mdcctl *g = arg;
 
+	if (g->remote)
+		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "not seen with --remote");
 	return mdc_live_qos(g->slurm_conf, names, have_list, enforced, ctx);
 }
 
@@ -624,7 +636,7 @@ int mdcctl_update_destructive(struct mdcctl *g, const struct mdc_intent *in, con
  * --version and the short forms belong to the command.  The update
  * options (mdc_updopt_longopts) are global too. */
 enum { O_ENDPOINT = 256, O_CLUSTER, O_PROJECT, O_REGION, O_FORMAT, O_VERBOSE, O_HELP,
-       O_VERSION, O_FORCE };
+       O_VERSION, O_FORCE, O_REMOTE };
 static const struct mdcctl_gopt {
 	const char *name;
 	int id;
@@ -634,7 +646,8 @@ static const struct mdcctl_gopt {
 	{ "--project", O_PROJECT, true }, { "--region", O_REGION, true },
 	{ "--format", O_FORMAT, true }, { "-y", MDC_UPDOPT_YES, false },
 	{ "--quiet", MDC_UPDOPT_YES, false }, { "-q", MDC_UPDOPT_YES, false },
-	{ "--force", O_FORCE, false }, { "--verbose", O_VERBOSE, false },
+	{ "--force", O_FORCE, false }, { "--remote", O_REMOTE, false },
+	{ "--verbose", O_VERBOSE, false },
 	{ "-v", O_VERBOSE, false }, { "--help", O_HELP, false }, { "-h", O_HELP, false },
 	{ "--version", O_VERSION, false }, { "-V", O_VERSION, false },
 };
@@ -680,6 +693,7 @@ static int mdcctl_gopt_apply(struct mdcctl *g, int id, const char *val)
 		g->format = mdcctl_out.kind == MDC_FORMAT_TEXT ? MDCCTL_TEXT : MDCCTL_JSON;
 		break;
 	case O_FORCE: g->force = true; break;
+	case O_REMOTE: g->remote = true; break;
 	case O_VERBOSE: g->verbose = true; mdc_log_set_level(MDC_LOG_DEBUG); break;
 	case O_HELP: mdcctl_help(stdout); return mdcctl_finish(0);
 	case O_VERSION:
@@ -776,6 +790,9 @@ static int mdcctl_check_cmd(struct mdcctl *g, const struct mdcctl_cmd *cmd, cons
 				    write_opt);
 	if (format_given && !(cmd->flags & CMD_FORMAT))
 		return mdcctl_usage(g, "%s: no --format: the command prints text only", cmd->name);
+	if (g->remote && !(cmd->flags & CMD_REMOTE))
+		return mdcctl_usage(g, "%s: no --remote: only jobs list, drift, partition, plan and "
+				    "apply read the cluster through the Slurm REST API", cmd->name);
 	if (!(cmd->flags & CMD_CLUSTER))
 		return 0;
 	mdc_ctx_clear(&ctx);
@@ -845,6 +862,7 @@ out:
 	free(g.cluster_id);
 	free(g.conf_path);
 	free(g.slurm_conf);
+	mdcctl_remote_close();
 	mdc_format_free(&mdcctl_out);
 	return rc;
 }

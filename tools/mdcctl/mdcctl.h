@@ -11,6 +11,7 @@
 #include "mdc_client.h"
 #include "mdc_err.h"
 #include "mdc_intent.h"
+#include "mdc_live.h"
 #include "mdc_update.h"
 #include "mdc_updopt.h"
 
@@ -37,6 +38,7 @@ struct mdcctl {
 	double timeout;		/* --timeout seconds for operation waits, 0 = default */
 	bool force;		/* --force: remove partitions that still hold jobs */
 	char *slurm_conf;	/* the live slurm.conf, once settings are read */
+	bool remote;		/* --remote: through callSlurmRestApi, no local Slurm */
 	bool verbose;
 };
 
@@ -116,6 +118,21 @@ int mdcctl_update_destructive(struct mdcctl *g, const struct mdc_intent *in, con
  * WHERE names the scope in messages.  UNSET: only keys, no values. */
 int mdcctl_check_kv(const char *key, const char *value, unsigned scope, const char *where,
 		    struct mdc_ctx *ctx);
+/* `jobs list --remote`: the cluster's queue read through
+ * callSlurmRestApi (cmd_remote.c).  Returns the exit status. */
+int mdcctl_jobs_remote(struct mdcctl *g);
+/* The plan's partition guard with --remote: mdc_slurmrest_partition_jobs
+ * on one connection kept for the process (closed by mdcctl_remote_close). */
+int mdcctl_remote_partition_jobs(struct mdcctl *g, const char *partition, struct mdc_strv *jobs,
+				 struct mdc_ctx *ctx);
+void mdcctl_remote_close(void);
+/* apply --remote's verify: the partitions through the same connection
+ * (mdc_verify_opts.partitions, ARG the struct mdcctl), and whether the
+ * cluster's slurmrestd answers before the PATCH (*LIVE; always 0). */
+int mdcctl_remote_partitions(struct mdc_recs *out, void *arg, struct mdc_ctx *ctx);
+int mdcctl_remote_probe(struct mdcctl *g, bool *live, struct mdc_ctx *ctx);
+/* drift --remote: the nodes (name, state, reason) through it too. */
+int mdcctl_remote_nodes(struct mdc_recs *out, void *arg, struct mdc_ctx *ctx);
 /* Split "K=V" into a malloc'ed key and a pointer to the value. */
 int mdcctl_split_kv(const char *arg, char **key, const char **value, struct mdc_ctx *ctx);
 
