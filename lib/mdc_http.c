@@ -389,6 +389,8 @@ int mdc_http_send(struct mdc_http *hc, const struct mdc_http_req *req,
 	MDC_SETOPT(h, CURLOPT_NOSIGNAL, 1L);
 	MDC_SETOPT(h, CURLOPT_ERRORBUFFER, errbuf);
 	MDC_SETOPT(h, CURLOPT_CURLU, u);
+	if (req->unix_socket)
+		MDC_SETOPT(h, CURLOPT_UNIX_SOCKET_PATH, req->unix_socket);
 	/* plain http goes only to loopback or the metadata server, and never
 	 * through a proxy (which would see the token, or hand us a forged
 	 * one); https through a proxy is a CONNECT tunnel and stays private */

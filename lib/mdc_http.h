@@ -40,6 +40,7 @@ struct mdc_http_req {
 	long timeout_s;
 	size_t max_bytes;		/* 0 = 64 MiB */
 	const char *ca_file;		/* https: trust these CAs as well (NULL: the system's) */
+	const char *unix_socket;	/* connect to this UNIX socket (the URL names the host) */
 };
 struct mdc_http_resp {
 	long status;

@@ -20,7 +20,7 @@
 #include "emu_int.h"
 #include "emu_slurmrest.h"
 #include "mdc_buf.h"
-#include "mdc_http_wire.h"
+#include "mdc_http.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
 #include "mdc_str.h"
@@ -88,95 +88,32 @@ static bool sr_path_ok(const char *p)
 	return true;
 }
 
-static int sr_write_all(int fd, const char *s, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, s, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		s += w;
-		n -= (size_t) w;
-	}
-	return 0;
-}
-
-/* One request to slurmrestd; 0 with *RESP, or -1 with MSG filled. */
+/* One request to slurmrestd through libcurl (the project's one HTTP
+ * client) on its UNIX socket; 0 with *RESP, or -1 with MSG filled. */
 static int sr_forward(const char *method, const char *path, const char *body,
 		      struct mdc_http_resp *resp, char *msg, size_t msz)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct mdc_buf req = { 0 }, in = { 0 };
+	static const char *const hdrs[] = { "Accept: application/json", NULL };
+	struct mdc_buf url = MDC_BUF_INIT;
+	struct mdc_http_req req = {
+		.method = method, .headers = hdrs, .body = body,
+		.connect_timeout_s = 5, .timeout_s = SR_TIMEOUT_MS / 1000,
+		.max_bytes = SR_MAX_BODY, .unix_socket = sr_sock,
+	};
 	struct mdc_ctx ctx;
-	int fd, rc = -1, prc = MDC_WIRE_MORE;
-	bool eof = false;
-	char chunk[16384];
+	int rc = 0;
 
 	mdc_ctx_clear(&ctx);
-	strcpy(sa.sun_path, sr_sock);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *) &sa, sizeof(sa))) {
-		snprintf(msg, msz, "cannot connect to slurmrestd on %s: %s", sr_sock, strerror(errno));
-		goto out;
-	}
-	if (mdc_buf_addf(&req, "%s %s HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-			   "Accept: application/json\r\n", method, path) ||
-	    (body && mdc_buf_addf(&req, "Content-Type: application/json\r\n"
-				    "Content-Length: %zu\r\n", strlen(body))) ||
-	    mdc_buf_addf(&req, "\r\n%s", body ? body : "")) {
+	if (mdc_buf_addf(&url, "http://localhost%s", path)) {
 		snprintf(msg, msz, "out of memory");
-		goto out;
+		return -1;
 	}
-	if (sr_write_all(fd, req.s, req.len)) {
-		snprintf(msg, msz, "slurmrestd on %s closed the connection: %s", sr_sock, strerror(errno));
-		goto out;
+	req.url = mdc_buf_str(&url);
+	if (mdc_http_do(&req, resp, &ctx)) {
+		snprintf(msg, msz, "slurmrestd on %s: %.300s", sr_sock, ctx.msg);
+		rc = -1;
 	}
-	while (prc == MDC_WIRE_MORE) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (!eof) {
-			int pr = poll(&p, 1, SR_TIMEOUT_MS);
-
-			if (pr < 0 && errno == EINTR)
-				continue;
-			if (pr <= 0) {
-				snprintf(msg, msz, "slurmrestd on %s did not answer within %d s",
-					 sr_sock, SR_TIMEOUT_MS / 1000);
-				goto out;
-			}
-			n = recv(fd, chunk, sizeof(chunk), 0);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				snprintf(msg, msz, "reading from slurmrestd: %s", strerror(errno));
-				goto out;
-			}
-			if (n == 0)
-				eof = true;
-			else if (mdc_buf_add(&in, chunk, (size_t) n)) {
-				snprintf(msg, msz, "out of memory");
-				goto out;
-			}
-		}
-		prc = mdc_wire_parse(in.s ? in.s : "", in.len, eof, SR_MAX_BODY, resp, &ctx);
-		if (prc == MDC_WIRE_MORE && eof) {
-			snprintf(msg, msz, "slurmrestd closed the connection before answering");
-			goto out;
-		}
-	}
-	if (prc) {
-		snprintf(msg, msz, "slurmrestd's answer: %.300s", ctx.msg);
-		goto out;
-	}
-	rc = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	mdc_buf_free(&req);
-	mdc_buf_free(&in);
+	mdc_buf_free(&url);
 	return rc;
 }
 
