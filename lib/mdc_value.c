@@ -16,6 +16,7 @@
 #include "mdc_value.h"
 #include "sc_conf.h"
 #include "sc_options.h"
+#include "sc_release.h"
 
 /* How strict our check of a key's words is. */
 enum vstrict {
@@ -544,9 +545,15 @@ int mdc_value_check(const char *key, const char *value, char *why, size_t whysz)
 	const struct vtype *vt = vt_find(key);
 	const char *p;
 	long long n;
+	int sev;
 
 	if (!value)
 		return 0;
+	/* the release the cluster runs must know the key and ship the
+	 * plugins it names (sc_release.h) before the words are looked at */
+	if ((sev = sc_rel_check_key(key, ~0u, sc_rel_target(), why, whysz)) ||
+	    (sev = sc_rel_check_plugins(key, value, sc_rel_target(), why, whysz)))
+		return sev;
 	switch (mdc_value_type(key)) {
 	case MDC_V_MEMORY:
 		/* Slurm reads these as plain numbers of megabytes */
