@@ -309,3 +309,34 @@ int sc_rel_check_plugins(const char *key, const char *value, int rel, char *why,
 	}
 	return 0;
 }
+
+const struct sc_rel_words *sc_rel_words_find(const char *key)
+{
+	for (size_t i = 0; key && i < sc_rel_nwords; i++)
+		if (mdc_key_eq(sc_rel_words[i].key, key))
+			return &sc_rel_words[i];
+	return NULL;
+}
+
+bool sc_rel_word_known(const struct sc_rel_words *w, int rel, const char *token, size_t len)
+{
+	const char *p;
+
+	if (!w || rel < 0 || rel >= SC_NREL)
+		return false;
+	for (p = w->words[rel]; p && *p;) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t) (bar - p) : strlen(p);
+
+		if (w->exact) {
+			if ((n == len || (n && n < len && p[n - 1] == '=')) && !strncasecmp(p, token, n))
+				return true;
+		} else {
+			for (size_t i = 0; n && i + n <= len; i++)
+				if (!strncasecmp(token + i, p, n))
+					return true;
+		}
+		p = bar ? bar + 1 : NULL;
+	}
+	return false;
+}

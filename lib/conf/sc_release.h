@@ -33,12 +33,22 @@ struct sc_rel_plugin {
 	unsigned char has[SC_NREL];	/* 1 when the release builds it */
 };
 
+/* The words of a list-valued key (SchedulerParameters...). */
+struct sc_rel_words {
+	const char *key;
+	bool exact;			/* each token is one word (else Slurm looks
+					 * for each word anywhere in the value) */
+	const char *words[SC_NREL];	/* "|"-separated; a word ending in '=' takes a value */
+};
+
 /* The generated tables (sc_release_tab.c). */
 extern const char *const sc_rel_tab_names[SC_NREL];
 extern const struct sc_rel_key sc_rel_keys[];
 extern const size_t sc_rel_nkeys;
 extern const struct sc_rel_plugin sc_rel_plugins[];
 extern const size_t sc_rel_nplugins;
+extern const struct sc_rel_words sc_rel_words[];
+extern const size_t sc_rel_nwords;
 
 /* "24.11" (or "24.11.5", "slurm 24.11.5") to its index; -1 when it is
  * none of the releases above. */
@@ -80,5 +90,13 @@ int sc_rel_check_key(const char *key, unsigned scope, int rel, char *why, size_t
  * SelectType, TaskPlugin) against REL: 0, or 2 with WHY as above.  Keys
  * that name no plugin type, and TYPE/none values, are not judged. */
 int sc_rel_check_plugins(const char *key, const char *value, int rel, char *why, size_t whysz);
+
+/* The word list of KEY (case and underscores ignored) in the generated
+ * table, or NULL when it has none. */
+const struct sc_rel_words *sc_rel_words_find(const char *key);
+/* Does release REL read TOKEN (LEN bytes, one comma-separated item) in
+ * the list W?  Exact lists: TOKEN is a word, or starts with a word that
+ * ends in '='.  Others: TOKEN contains a word, as xstrcasestr finds it. */
+bool sc_rel_word_known(const struct sc_rel_words *w, int rel, const char *token, size_t len);
 
 #endif

@@ -511,3 +511,94 @@ const struct sc_rel_plugin sc_rel_plugins[] = {
 	{ "url_parser/internal", { 0, 0, 1 } },
 };
 const size_t sc_rel_nplugins = sizeof(sc_rel_plugins) / sizeof(sc_rel_plugins[0]);
+
+/* The words of list-valued keys, "|"-separated, per release (where each
+ * list is read: scripts/gen-slurm-tables WORDLISTS). */
+const struct sc_rel_words sc_rel_words[] = {
+	{ "AccountingStorageEnforce", true, {
+		/* 22.05 */ "1|2|all|associations|limits|nojobs|nosteps|qos|safe|wckeys",
+		/* 24.11 */ "1|2|all|associations|limits|nojobs|nosteps|qos|safe|wckeys",
+		/* 26.05 */ "1|2|all|associations|limits|nojobs|nosteps|qos|safe|wckeys",
+	} },
+	{ "AccountingStoreFlags", false, {
+		/* 22.05 */ "job_comment|job_env|job_script",
+		/* 24.11 */ "job_comment|job_env|job_extra|job_script|no_stdio",
+		/* 26.05 */ "job_comment|job_env|job_extra|job_script|no_stdio",
+	} },
+	{ "CommunicationParameters", false, {
+		/* 22.05 */ "CheckGhalQuiesce|DisableIPv4|EnableIPv6|NoInAddrAny|block_null_hash|block_zero_hash|keepaliveinterval=|keepaliveprobes=|keepalivetime=",
+		/* 24.11 */ "DisableIPv4|EnableIPv6|NoAddrCache|NoInAddrAny|block_null_hash|block_zero_hash|getnameinfo_cache_timeout=|keepaliveinterval=|keepaliveprobes=|keepalivetime=",
+		/* 26.05 */ "DisableIPv4|EnableIPv6|NoAddrCache|NoInAddrAny|block_null_hash|block_zero_hash|disable_http|getnameinfo_cache_timeout=|host_unreach_retry_count=|keepaliveinterval=|keepaliveprobes=|keepalivetime=",
+	} },
+	{ "DebugFlags", true, {
+		/* 22.05 */ "Accrue|Agent|Backfill|BackfillMap|BurstBuffer|CPU_Bind|CpuFrequency|DB_Archive|DB_Assoc|DB_Event|DB_Job|DB_QOS|DB_Query|DB_Reservation|DB_Resource|DB_Step|DB_TRES|DB_Usage|DB_WCKey|Data|Dependency|Elasticsearch|Energy|ExtSensors|Federation|FrontEnd|Gang|Gres|Hetjob|Interconnect|JAG|JobAccountGather|JobContainer|License|MPI|NO_CONF_HASH|Net|NetRaw|Network|NetworkRaw|NodeFeatures|Power|PowerSave|Priority|Profile|Protocol|Reservation|Route|Script|SelectType|Steps|Switch|Task|TimeCray|TraceJobs|Trigger|Triggers|WorkQ|WorkQueue|cgroup",
+		/* 24.11 */ "Accrue|Agent|AuditRPCs|Backfill|BackfillMap|BurstBuffer|CPU_Bind|ConMgr|CpuFrequency|DBD_Agent|DB_Archive|DB_Assoc|DB_Event|DB_Job|DB_QOS|DB_Query|DB_Reservation|DB_Resource|DB_Step|DB_TRES|DB_Usage|DB_WCKey|Data|Dependency|Elasticsearch|Energy|Federation|FrontEnd|GLOB_SILENCE|Gang|Gres|Hetjob|Interconnect|JAG|JobAccountGather|JobComp|JobContainer|License|MPI|NO_CONF_HASH|Net|NetRaw|Network|NetworkRaw|NodeFeatures|Power|PowerSave|Priority|Profile|Protocol|Reservation|Route|Sack|Script|SelectType|Steps|Switch|TLS|Task|TraceJobs|Trigger|Triggers|WorkQ|WorkQueue|cgroup",
+		/* 26.05 */ "Accrue|Agent|AuditRPCs|AuditTLS|Backfill|BackfillMap|BurstBuffer|CPU_Bind|ConMgr|CpuFrequency|DBD_Agent|DB_Archive|DB_Assoc|DB_Event|DB_Job|DB_QOS|DB_Query|DB_Reservation|DB_Resource|DB_Step|DB_TRES|DB_Usage|DB_WCKey|Data|Dependency|Elasticsearch|Energy|Federation|GLOB_SILENCE|Gang|Gres|Hetjob|Interconnect|JAG|JobAccountGather|JobComp|JobContainer|License|MPI|Metrics|NO_CONF_HASH|Namespace|Net|NetRaw|Network|NetworkRaw|NodeFeatures|Power|PowerSave|Priority|Profile|Protocol|Reservation|Route|Sack|Script|SelectType|Steps|Switch|TLS|Task|TraceJobs|Trigger|Triggers|cgroup|thread|threads|workq|workqueue",
+	} },
+	{ "JobAcctGatherParams", false, {
+		/* 22.05 */ "NoShare|NoShared|UsePSS|UsePss",
+		/* 24.11 */ "DisableGPUAcct|NoShare|NoShared|UsePSS|UsePss",
+		/* 26.05 */ "DisableGPUAcct|NoShare|NoShared|UsePSS|UsePss|no_file_cache",
+	} },
+	{ "LaunchParameters", false, {
+		/* 22.05 */ "batch_step_set_cpu_freq|cray_net_exclusive|disable_send_gids|enable_nss_slurm|lustre_no_flush|mem_sort|mpir_use_nodeaddr|slurmstepd_memlock|slurmstepd_memlock_all|test_exec|use_interactive_step",
+		/* 24.11 */ "batch_step_set_cpu_freq|disable_send_gids|enable_nss_slurm|mem_sort|mpir_use_nodeaddr|slurmstepd_memlock|slurmstepd_memlock_all|test_exec|ulimit_pam_adopt|use_interactive_step",
+		/* 26.05 */ "batch_step_set_cpu_freq|disable_send_gids|enable_nss_slurm|interactive_step_set_cpu_freq|mpir_use_nodeaddr|slurmstepd_memlock|slurmstepd_memlock_all|srun_exclusive_allocation|test_exec|ulimit_pam_adopt|use_interactive_step",
+	} },
+	{ "PreemptMode", true, {
+		/* 22.05 */ "cancel|cluster|gang|off|on|requeue|suspend|within",
+		/* 24.11 */ "cancel|cluster|gang|off|on|requeue|suspend|within",
+		/* 26.05 */ "cancel|cluster|gang|off|on|priority|requeue|suspend|within",
+	} },
+	{ "PriorityFlags", false, {
+		/* 22.05 */ "ACCRUE_ALWAYS|CALCULATE_RUNNING|DEPTH_OBLIVIOUS|INCR_ONLY|MAX_TRES|NO_FAIR_TREE|NO_NORMAL_ALL|NO_NORMAL_ASSOC|NO_NORMAL_PART|NO_NORMAL_QOS|NO_NORMAL_TRES|SMALL_RELATIVE_TO_TIME",
+		/* 24.11 */ "ACCRUE_ALWAYS|CALCULATE_RUNNING|DEPTH_OBLIVIOUS|INCR_ONLY|MAX_TRES|NO_FAIR_TREE|NO_NORMAL_ALL|NO_NORMAL_ASSOC|NO_NORMAL_PART|NO_NORMAL_QOS|NO_NORMAL_TRES|SMALL_RELATIVE_TO_TIME",
+		/* 26.05 */ "ACCRUE_ALWAYS|CALCULATE_RUNNING|DEPTH_OBLIVIOUS|INCR_ONLY|MAX_TRES|MAX_TRES_GRES|NO_FAIR_TREE|NO_NORMAL_ALL|NO_NORMAL_ASSOC|NO_NORMAL_PART|NO_NORMAL_QOS|NO_NORMAL_TRES|SMALL_RELATIVE_TO_TIME",
+	} },
+	{ "PrivateData", false, {
+		/* 22.05 */ "account|all|cloud|event|job|node|partition|reservation|usage|user",
+		/* 24.11 */ "account|all|event|job|node|partition|reservation|usage|user",
+		/* 26.05 */ "account|all|event|ignore_private_data|job|node|partition|reservation|usage|user",
+	} },
+	{ "PrologFlags", true, {
+		/* 22.05 */ "Alloc|Contain|DeferBatch|NoHold|Serial|X11",
+		/* 24.11 */ "Alloc|Contain|DeferBatch|ForceRequeueOnFail|NoHold|RunInJob|Serial|X11",
+		/* 26.05 */ "Alloc|Contain|DeferBatch|ForceRequeueOnFail|NoHold|RunInJob|Serial|X11",
+	} },
+	{ "ReconfigFlags", true, {
+		/* 22.05 */ "KeepPartInfo|KeepPartState",
+		/* 24.11 */ "KeepNodeStateFuture|KeepPartInfo|KeepPartState|KeepPowerSaveSettings",
+		/* 26.05 */ "KeepPartInfo|KeepPartState|KeepPowerSaveSettings",
+	} },
+	{ "SchedulerParameters", false, {
+		/* 22.05 */ "Ignore_NUMA|allow_zero_lic|assoc_limit_stop|batch_sched_delay=|bb_array_stage_cnt=|bf_busy_nodes|bf_continue|bf_hetjob_immediate|bf_hetjob_prio=|bf_interval=|bf_job_part_count_reserve=|bf_licenses|bf_max_job_array_resv=|bf_max_job_assoc=|bf_max_job_part=|bf_max_job_start=|bf_max_job_test=|bf_max_job_user=|bf_max_job_user_part=|bf_max_time=|bf_min_age_reserve=|bf_min_prio_reserve=|bf_node_space_size=|bf_one_resv_per_job|bf_resolution=|bf_running_job_reserve|bf_window=|bf_window_linear=|bf_yield_interval=|bf_yield_sleep=|build_queue_timeout=|correspond_after_task_cnt=|default_queue_depth=|defer|delay_boot=|disable_hetero_steps|disable_hetjob_steps|disable_job_shrink|enable_user_top|ignore_prefer_validation|interval=|jobs_per_user_per_hour=|max_array_tasks=|max_job_bf=|max_rpc_cnt=|max_rpc_count=|max_sched_time=|max_script_size=|max_switch_wait=|no_backup_scheduling|no_env_cache|nohold_on_prolog_fail|pack_serial_at_end|partition_job_depth=|permit_job_expansion|preempt_reorder_count=|preempt_strict_order|preempt_youngest_first|reduce_completing_frag|requeue_setup_env_fail|salloc_wait_nodes|sbatch_wait_nodes|sched_interval=|sched_max_job_start=|sched_min_interval=|spec_cores_first|step_retry_count=|step_retry_time=|whole_hetjob|whole_pack",
+		/* 24.11 */ "Ignore_NUMA|allow_zero_lic|assoc_limit_stop|batch_sched_delay=|bb_array_stage_cnt=|bf_allow_magnetic_slot|bf_busy_nodes|bf_continue|bf_hetjob_immediate|bf_hetjob_prio=|bf_interval=|bf_job_part_count_reserve=|bf_licenses|bf_max_job_array_resv=|bf_max_job_assoc=|bf_max_job_part=|bf_max_job_start=|bf_max_job_test=|bf_max_job_user=|bf_max_job_user_part=|bf_max_time=|bf_min_age_reserve=|bf_min_prio_reserve=|bf_node_space_size=|bf_one_resv_per_job|bf_resolution=|bf_running_job_reserve|bf_topopt_enable|bf_topopt_iterations=|bf_window=|bf_window_linear=|bf_yield_interval=|bf_yield_sleep=|build_queue_timeout=|correspond_after_task_cnt=|default_queue_depth=|defer|defer_batch|delay_boot=|disable_hetero_steps|disable_hetjob_steps|disable_job_shrink|enable_job_state_cache|enable_user_top|extra_constraints|ignore_constraint_validation|ignore_prefer_validation|interval=|jobs_per_user_per_hour=|max_array_tasks=|max_job_bf=|max_rpc_cnt=|max_rpc_count=|max_sched_time=|max_script_size=|max_submit_line_size=|max_switch_wait=|no_backup_scheduling|no_env_cache|nohold_on_prolog_fail|pack_serial_at_end|partition_job_depth=|permit_job_expansion|preempt_reorder_count=|preempt_strict_order|preempt_youngest_first|reduce_completing_frag|requeue_setup_env_fail|salloc_wait_nodes|sbatch_wait_nodes|sched_interval=|sched_max_job_start=|sched_min_interval=|spec_cores_first|step_retry_count=|step_retry_time=|time_min_as_soft_limit|whole_hetjob|whole_pack",
+		/* 26.05 */ "Ignore_NUMA|allow_zero_lic|assoc_limit_stop|batch_sched_delay=|bb_array_stage_cnt=|bf_allow_magnetic_slot|bf_busy_nodes|bf_continue|bf_hetjob_immediate|bf_hetjob_prio=|bf_interval=|bf_job_part_count_reserve=|bf_licenses|bf_max_job_array_resv=|bf_max_job_assoc=|bf_max_job_part=|bf_max_job_start=|bf_max_job_test=|bf_max_job_user=|bf_max_job_user_part=|bf_max_time=|bf_min_age_reserve=|bf_min_prio_reserve=|bf_node_space_size=|bf_one_resv_per_job|bf_resolution=|bf_running_job_reserve|bf_topopt_enable|bf_topopt_iterations=|bf_window=|bf_window_linear=|bf_yield_interval=|bf_yield_rpc_cnt=|bf_yield_rpc_count=|bf_yield_sleep=|build_queue_timeout=|correspond_after_task_cnt=|default_queue_depth=|defer|defer_batch|delay_boot=|disable_hetero_steps|disable_hetjob_steps|disable_job_shrink|enable_user_top|extra_constraints|ignore_constraint_validation|ignore_prefer_validation|interval=|jobs_per_user_per_hour=|max_array_tasks=|max_job_bf=|max_rpc_cnt=|max_rpc_count=|max_sched_time=|max_script_size=|max_submit_line_size=|max_switch_wait=|no_backup_scheduling|nohold_on_prolog_fail|pack_serial_at_end|partition_job_depth=|permit_job_expansion|preempt_reorder_count=|preempt_strict_order|preempt_youngest_first|reduce_completing_frag|requeue_delay=|requeue_on_resume_failure|salloc_wait_nodes|sbatch_wait_nodes|sched_interval=|sched_max_job_start=|sched_min_interval=|spec_cores_first|step_retry_count=|step_retry_time=|time_min_as_soft_limit|whole_hetjob|whole_pack",
+	} },
+	{ "SelectTypeParameters", true, {
+		/* 22.05 */ "CR_ALLOCATE_FULL_SOCKET|CR_CORE_DEFAULT_DIST_BLOCK|CR_CPU|CR_CPU_Memory|CR_Core|CR_Core_Memory|CR_LLN|CR_Memory|CR_ONE_TASK_PER_CORE|CR_PACK_NODES|CR_Socket|CR_Socket_Memory|other_cons_res|other_cons_tres",
+		/* 24.11 */ "CR_CORE_DEFAULT_DIST_BLOCK|CR_CPU|CR_CPU_Memory|CR_Core|CR_Core_Memory|CR_LLN|CR_Memory|CR_ONE_TASK_PER_CORE|CR_PACK_NODES|CR_Socket|CR_Socket_Memory|ENFORCE_BINDING_GRES|LL_SHARED_GRES|MULTIPLE_SHARING_GRES_PJ|ONE_TASK_PER_SHARING_GRES",
+		/* 26.05 */ "CR_CORE_DEFAULT_DIST_BLOCK|CR_CPU|CR_CPU_Memory|CR_Core|CR_Core_Memory|CR_LLN|CR_Memory|CR_NO_DIST_TOPO_BLOCK|CR_ONE_TASK_PER_CORE|CR_PACK_NODES|CR_Socket|CR_Socket_Memory|ENFORCE_BINDING_GRES|LL_SHARED_GRES|MULTIPLE_SHARING_GRES_PJ|ONE_TASK_PER_SHARING_GRES",
+	} },
+	{ "SlurmctldParameters", false, {
+		/* 22.05 */ "allow_user_triggers|cloud_dns|cloud_reg_addrs|enable_configless|enable_rpc_queue|idle_on_node_suspend|max_dbd_msg_action=|node_reg_mem_percent=|power_save_interval=|power_save_min_interval=|preempt_send_user_signal|reboot_from_controller|user_resv_delete",
+		/* 24.11 */ "allow_user_triggers|cloud_dns|cloud_reg_addrs|disable_triggers|enable_configless|enable_rpc_queue|enable_stepmgr|idle_on_node_suspend|max_dbd_msg_action=|max_powered_nodes=|no_quick_restart|node_reg_mem_percent=|power_save_interval=|power_save_min_interval=|preempt_send_user_signal|reboot_from_controller|rl_bucket_size=|rl_enable|rl_log_freq=|rl_refill_period=|rl_refill_rate=|rl_table_size=|user_resv_delete|validate_nodeaddr_threads=",
+		/* 26.05 */ "allow_user_triggers|cloud_dns|cloud_reg_addrs|disable_triggers|enable_async_reply|enable_configless|enable_expedited_requeue|enable_rpc_queue|enable_stepmgr|health_check_report|idle_on_node_suspend|max_dbd_msg_action=|max_powered_nodes=|no_quick_restart|node_reg_mem_percent=|power_save_interval=|power_save_min_interval=|preempt_send_user_signal|reboot_from_controller|reconfig_on_restart|rl_enable|user_resv_delete|validate_nodeaddr_threads=",
+	} },
+	{ "SlurmdParameters", false, {
+		/* 22.05 */ "config_override|l3cache_as_socket|numa_node_as_socket|shutdown_on_reboot",
+		/* 24.11 */ "allow_ecores|config_override|contain_spank|l3cache_as_socket|numa_node_as_socket|shutdown_on_reboot",
+		/* 26.05 */ "allow_ecores|config_override|contain_spank|l3cache_as_socket|numa_node_as_socket|shutdown_on_reboot",
+	} },
+	{ "TaskPluginParam", true, {
+		/* 22.05 */ "SlurmdOffSpec|autobind=|cores|cray_aries|none|sockets|threads|verbose",
+		/* 24.11 */ "OOMKillStep|SlurmdOffSpec|autobind=|cores|none|sockets|task/cgroup|threads|verbose",
+		/* 26.05 */ "OOMKillStep|SlurmdOffSpec|SlurmdSpecOverride|autobind=|cons_tres|cores|none|sockets|task/cgroup|threads|verbose",
+	} },
+	{ "X11Parameters", false, {
+		/* 22.05 */ "home_xauthority",
+		/* 24.11 */ "home_xauthority",
+		/* 26.05 */ "home_xauthority",
+	} },
+};
+const size_t sc_rel_nwords = sizeof(sc_rel_words) / sizeof(sc_rel_words[0]);

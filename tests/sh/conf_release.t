@@ -98,6 +98,17 @@ is "$RC" 0 "SchedulerParameters=bf_contine: accepted (Slurm ignores words it doe
 like "$ERR" "warning: SchedulerParameters='bf_contine,defer': unknown word 'bf_contine' \\(did you mean 'bf_continue'\\?\\)" \
 	"with a warning and a did-you-mean"
 
+printf 'SlurmctldParameters=enable_stepmgr\n' | mk ctld.conf
+check 24.11 ctld.conf
+is "$RC:$ERR" "0:" "SlurmctldParameters=enable_stepmgr on 24.11: a word of 24.11's, no warning"
+check 22.05 ctld.conf
+like "$RC:$ERR" "^0:.*warning: SlurmctldParameters='enable_stepmgr': unknown word 'enable_stepmgr'.*\\(judged against Slurm 22.05\\)" \
+	"on 22.05 it warns, naming the release: 22.05 has no such word"
+printf 'SlurmdParameters=config_overide\n' | mk slurmd.conf
+check 22.05 slurmd.conf
+like "$ERR" "unknown word 'config_overide' \\(did you mean 'config_override'\\?\\)" \
+	"SlurmdParameters=config_overide: did you mean config_override"
+
 # --- issue 24 item 7: CryptoType on 22.05 is not "removed" ------------------------
 printf 'CryptoType=crypto/munge\n' | mk crypto.conf
 check 22.05 crypto.conf

@@ -118,6 +118,41 @@ static void test_check_key(void **state)
 					  sizeof(why)), 0);
 }
 
+static void test_words(void **state)
+{
+	const struct sc_rel_words *w = sc_rel_words_find("scheduler_parameters");
+
+	(void) state;
+	assert_non_null(w);
+	assert_false(w->exact);
+	assert_true(sc_rel_word_known(w, R22, "bf_continue", 11));
+	assert_true(sc_rel_word_known(w, R22, "bf_window=1440", 14));
+	assert_false(sc_rel_word_known(w, R22, "bf_contine", 10));
+	w = sc_rel_words_find("SelectTypeParameters");
+	assert_non_null(w);
+	assert_true(w->exact);
+	assert_true(sc_rel_word_known(w, R22, "cr_core_memory", 14));
+	assert_false(sc_rel_word_known(w, R22, "CR_Cores", 8));	/* exact: no prefix */
+	w = sc_rel_words_find("TaskPluginParam");
+	assert_true(sc_rel_word_known(w, R24, "autobind=cores", 14));
+	/* every list-valued key of issue 24 item 6 has words in every release */
+	static const char *const keys[] = {
+		"SchedulerParameters", "PriorityFlags", "SlurmctldParameters", "SlurmdParameters",
+		"CommunicationParameters", "AccountingStorageEnforce", "PrologFlags", "DebugFlags",
+		"LaunchParameters", "SelectTypeParameters", "TaskPluginParam", "PreemptMode",
+		"PrivateData", "ReconfigFlags", "JobAcctGatherParams", "X11Parameters",
+		"AccountingStoreFlags",
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		w = sc_rel_words_find(keys[i]);
+		if (!w)
+			fail_msg("no word list for %s", keys[i]);
+		for (int r = 0; r < SC_NREL; r++)
+			if (!*w->words[r])
+				fail_msg("%s has no words in %s", keys[i], sc_rel_name(r));
+	}
+}
+
 static void test_check_plugins(void **state)
 {
 	char why[512];
@@ -166,6 +201,19 @@ static void test_target_and_value_check(void **state)
 	assert_int_equal(mdc_value_check("SelectType", "select/cons_res", why, sizeof(why)), 0);
 	assert_int_equal(mdc_value_check("TLSType", "tls/none", why, sizeof(why)), 2);
 	assert_non_null(strstr(why, "Slurm 24.11 and 26.05 have it"));
+	/* each release's own words: RunInJob came with 24.11 (PrologFlags
+	 * refuses what it does not know), enable_stepmgr too (ignored) */
+	assert_int_equal(mdc_value_check("PrologFlags", "Contain,RunInJob", why, sizeof(why)), 2);
+	assert_non_null(strstr(why, "unknown word 'RunInJob'"));
+	assert_non_null(strstr(why, "judged against Slurm 22.05"));
+	assert_int_equal(mdc_value_check("SlurmctldParameters", "enable_stepmgr", why, sizeof(why)), 1);
+	sc_rel_set_target(R24, SC_REL_FROM_CONF);
+	assert_int_equal(mdc_value_check("PrologFlags", "Contain,RunInJob", why, sizeof(why)), 0);
+	assert_int_equal(mdc_value_check("SlurmctldParameters", "enable_stepmgr", why, sizeof(why)), 0);
+	assert_int_equal(mdc_value_check("SlurmctldParameters", "enable_stepmrg", why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "did you mean 'enable_stepmgr'"));
+	assert_non_null(strstr(why, "judged against Slurm 24.11"));
+	sc_rel_set_target(R22, SC_REL_FROM_CONF);
 	/* issue 24 item 6: a typo in a word list gets a did-you-mean */
 	assert_int_equal(mdc_value_check("SchedulerParameters", "bf_contine,defer", why,
 					 sizeof(why)), 1);
@@ -179,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_options_cover_releases),
 		cmocka_unit_test(test_check_key),
+		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_check_plugins),
 		cmocka_unit_test(test_target_and_value_check),
 	};
