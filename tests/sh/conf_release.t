@@ -114,4 +114,34 @@ printf 'CryptoType=crypto/munge\n' | mk crypto.conf
 check 22.05 crypto.conf
 unlike "$ERR" "removed" "CryptoType on 22.05 is not called removed"
 
+# --- config set and plan against the emulator: refused before anything is sent
+if ! command -v jq >/dev/null; then
+	skip "config set SelectType=select/cons_res on 24.11: refused, nothing sent" "jq is not installed"
+else
+	. "$top_srcdir/tests/lib/emu.sh"
+	emu_up
+	emu_create_cluster c1 >/dev/null || { fail "cluster created"; exit 1; }
+	export MDC_ENDPOINT=$EMU_URL MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/c1
+	export MDC_CONF=$D/mdc.conf MDC_LOCK_DIR=$D MDC_SCONTROL=$D/no-scontrol
+	unset MDC_ACCESS_TOKEN
+	writes() { jq -c 'select(.method != "GET")' "$EMU_LOG" | wc -l; }
+	printf 'SlurmRelease = 24.11\n' > "$MDC_CONF"
+	: >"$EMU_LOG"
+	err=$(mdcctl --yes config set SelectType=select/cons_res 2>&1 </dev/null); rc=$?
+	like "$rc:$err" "^$EXIT_REFUSED:.*SelectType=select/cons_res: Slurm 24.11, the release judged against, ships no select/cons_res plugin" \
+		"config set SelectType=select/cons_res with SlurmRelease = 24.11: refused, naming 24.11"
+	is "$(writes)" 0 "and nothing was sent"
+	mdcctl render --base "$top_srcdir/tests/plan/base.conf" > "$D/live.conf" 2>/dev/null
+	export SLURM_CONF=$D/live.conf
+	{ cat "$D/live.conf"; echo "SelectType=select/cons_res"; } > "$D/new.conf"
+	out=$(mdcctl plan "$D/new.conf" 2>&1); rc=$?
+	like "$rc:$out" "^$EXIT_REFUSED:.*ships no select/cons_res plugin" "plan of SelectType=select/cons_res on 24.11: refused"
+	like "$out" "judged against Slurm 24.11 \\(SlurmRelease in mdc.conf\\)" "plan says which release it judged against"
+	printf 'SlurmRelease = 22.05\n' > "$MDC_CONF"
+	out=$(mdcctl plan "$D/new.conf" 2>&1); rc=$?
+	like "$rc:$(grep "^Slurm's verdict" <<<"$out")" "^0:Slurm's verdict: accepted" "the same plan on 22.05: accepted"
+	like "$out" "judged against Slurm 22.05 \\(SlurmRelease in mdc.conf\\)" "judged against 22.05"
+	is "$(writes)" 0 "plan sent nothing"
+fi
+
 done_testing
