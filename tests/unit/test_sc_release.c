@@ -88,6 +88,40 @@ static void test_options_cover_releases(void **state)
 	assert_int_equal(missing, 0);
 }
 
+/* sc_options.c's hand-written number and boolean types agree with the
+ * s_p type each release's read_config.c gives the key: a value we take
+ * is one Slurm's parser takes. */
+static void test_types_match_source(void **state)
+{
+	static const struct { enum sc_type t; const char *sp; } same[] = {
+		{ SC_T_UINT16, "UINT16" }, { SC_T_UINT32, "UINT32" }, { SC_T_UINT64, "UINT64" },
+		{ SC_T_BOOL, "BOOLEAN" },
+	};
+	size_t bad = 0;
+
+	(void) state;
+	for (size_t i = 0; i < sc_rel_nkeys; i++) {
+		const struct sc_rel_key *k = &sc_rel_keys[i];
+		const struct sc_option *o = sc_opt_find(k->name, k->scope);
+
+		/* _parse_partitionname reads it as text: INFINITE, UNLIMITED or
+		 * a number, which is what our UINT16 check takes */
+		if (k->scope == SC_SCOPE_PARTITION && !strcmp(k->name, "OverTimeLimit"))
+			continue;
+		for (size_t j = 0; o && j < sizeof(same) / sizeof(same[0]); j++) {
+			if (o->type != same[j].t)
+				continue;
+			for (int r = 0; r < SC_NREL; r++)
+				if (k->sptype[r] && strcmp(k->sptype[r], same[j].sp)) {
+					print_error("%s (scope %#x): sc_options says %s, %s's source S_P_%s\n",
+						    k->name, k->scope, same[j].sp, sc_rel_name(r), k->sptype[r]);
+					bad++;
+				}
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 static void test_check_key(void **state)
 {
 	char why[512];
@@ -226,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_options_cover_releases),
+		cmocka_unit_test(test_types_match_source),
 		cmocka_unit_test(test_check_key),
 		cmocka_unit_test(test_words),
 		cmocka_unit_test(test_check_plugins),
