@@ -548,10 +548,12 @@ static void words_list(const char *words, char *buf, size_t bufsz)
 	const char *p = words;
 
 	for (; p && *p && n + 6 < bufsz; p++) {
-		if (*p == '|')
-			buf[n++] = ',', buf[n++] = ' ';
-		else
+		if (*p == '|') {
+			buf[n++] = ',';
+			buf[n++] = ' ';
+		} else {
 			buf[n++] = *p;
+		}
 	}
 	buf[n] = '\0';
 	if (p && *p)
