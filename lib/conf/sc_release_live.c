@@ -8,14 +8,18 @@
 #include "mdc_live.h"
 #include "sc_release_live.h"
 
-/* "slurm 22.05.8" -> "22.05.8" in BUF; false when LINE names no version. */
+/* "slurm 22.05.8" (Debian's: "slurm-wlm 22.05.8") -> "22.05.8" in BUF;
+ * false when LINE names no version. */
 static bool version_of(const char *line, char *buf, size_t bufsz)
 {
 	size_t n = 0;
 
-	if (strncmp(line, "slurm ", 6))
+	if (strncmp(line, "slurm", 5))
 		return false;
-	line += 6;
+	while (*line && *line != ' ')
+		line++;
+	while (*line == ' ')
+		line++;
 	while (line[n] && (isdigit((unsigned char) line[n]) || line[n] == '.'))
 		n++;
 	if (!n || !memchr(line, '.', n))

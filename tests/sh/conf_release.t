@@ -86,6 +86,18 @@ like "$OUT" "^judged against Slurm 24.11 \\(scontrol --version\\)" \
 	"scontrol --version answering 24.11 wins over SlurmRelease = 22.05"
 like "$RC:$(cat "$D/err")" "^$EXIT_PARSE:.*ships no select/cons_res plugin" "and cons_res is refused for it"
 
+# the real scontrol of this machine, configured: its release wins
+if command -v scontrol >/dev/null; then
+	printf 'ClusterName=c1\nSlurmctldHost=localhost\nNodeName=n1 CPUs=1\nPartitionName=p1 Nodes=n1\n' > "$D/live.conf"
+	real=$(SLURM_CONF=$D/live.conf scontrol --version | grep -o '[0-9][0-9]*\.[0-9][0-9]' | head -1)
+	printf 'SlurmRelease = 26.05\n' > "$D/mdc.conf"
+	OUT=$(cd "$D" && env -u MDC_SCONTROL SLURM_CONF="$D/live.conf" MDC_CONF="$D/mdc.conf" mdcctl conf check consres.conf 2>/dev/null)
+	like "$OUT" "^judged against Slurm $real \\(scontrol --version\\)" \
+		"the installed scontrol ($(SLURM_CONF=$D/live.conf scontrol --version)) wins over SlurmRelease = 26.05"
+else
+	skip "the installed scontrol wins over SlurmRelease" "scontrol is not installed"
+fi
+
 # --- SlurmRelease itself --------------------------------------------------------
 check 23.11 consres.conf
 like "$ERR" "mdc.conf:1: SlurmRelease = 23.11: give 22.05, 24.11 or 26.05" \
