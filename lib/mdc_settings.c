@@ -12,6 +12,7 @@
 #include "mdc_client.h"
 #include "mdc_settings.h"
 #include "mdc_str.h"
+#include "sc_release_live.h"
 
 #define MDC_DEFAULT_CONF "/etc/slurm/mdc.conf"
 /* a dozen lines; anything bigger is not an mdc.conf */
@@ -37,6 +38,8 @@ static const struct {
 	{ "MungeSocket", "MDC_MUNGE_SOCKET", offsetof(struct mdc_settings, munge_socket) },
 	{ "AdminGroups", NULL, offsetof(struct mdc_settings, admin_groups) },
 	{ "AdminFromSlurm", NULL, offsetof(struct mdc_settings, admin_from_slurm) },
+	/* the release to judge against when no scontrol answers (sc_release_live.h) */
+	{ "SlurmRelease", NULL, offsetof(struct mdc_settings, slurm_release) },
 };
 #define MDC_NKEYS (sizeof(mdc_settings_keys) / sizeof(mdc_settings_keys[0]))
 
@@ -106,12 +109,18 @@ int mdc_settings_parse(struct mdc_settings *s, const char *text, const char *whe
 			rc = mdc_fail(ctx, MDC_ERR_INVAL,
 				      "%s:%u: unknown key '%s' (use Endpoint, Cluster, Project, "
 				      "Region, ClusterId, TokenFile, CACertFile, LockDir, SlurmConf, Broker, "
-				      "MungeSocket, AdminGroups or AdminFromSlurm)",
+				      "MungeSocket, AdminGroups, AdminFromSlurm or SlurmRelease)",
 				      where, lineno, key);
 			goto out;
 		}
 		if (mdc_settings_set(mdc_settings_field(s, i), *val ? val : NULL)) {
 			rc = mdc_nomem(ctx);
+			goto out;
+		}
+		if (*val && mdc_settings_keys[i].off == offsetof(struct mdc_settings, slurm_release) &&
+		    sc_rel_parse(val) < 0) {
+			rc = mdc_fail(ctx, MDC_ERR_INVAL, "%s:%u: SlurmRelease = %s: give %s, %s or %s",
+				      where, lineno, val, sc_rel_name(0), sc_rel_name(1), sc_rel_name(2));
 			goto out;
 		}
 	}
@@ -149,6 +158,8 @@ int mdc_settings_load(struct mdc_settings *s, struct mdc_ctx *ctx)
 			goto out;
 		}
 	}
+	/* every check from now on judges against the cluster's release */
+	rc = mdc_slurm_release_defer(s->slurm_release, ctx);
 out:
 	free(text);
 	return rc;

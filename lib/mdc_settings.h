@@ -33,6 +33,7 @@ struct mdc_settings {
 	char *munge_socket;	/* MungeSocket / MDC_MUNGE_SOCKET */
 	char *admin_groups;	/* AdminGroups: comma-separated group names */
 	char *admin_from_slurm;	/* AdminFromSlurm: yes|no */
+	char *slurm_release;	/* SlurmRelease: "24.11", judged against when no scontrol answers */
 };
 /* Fill S (zero it first) from the config file and the environment.  A
  * missing default config file is not an error; a missing MDC_CONF file,

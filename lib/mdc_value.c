@@ -16,6 +16,7 @@
 #include "mdc_value.h"
 #include "sc_conf.h"
 #include "sc_options.h"
+#include "sc_release.h"
 
 /* How strict our check of a key's words is. */
 enum vstrict {
@@ -103,6 +104,7 @@ static const struct vtype vtypes[] = {
 	{ "PropagateResourceLimitsExcept", MDC_V_FLAGS, NULL, VS_NONE, NULL },
 	{ "AccountingStoreFlags", MDC_V_FLAGS, NULL, VS_NONE, NULL },
 	{ "ReconfigFlags", MDC_V_FLAGS, NULL, VS_NONE, NULL },
+	{ "X11Parameters", MDC_V_FLAGS, NULL, VS_NONE, NULL },
 	/* keywords */
 	{ "EnforcePartLimits", MDC_V_WORD, "ALL|ANY|NO|YES=ALL|1=ALL|0=NO", VS_ERROR,
 	  "ALL, ANY or NO" },
@@ -539,14 +541,39 @@ bool mdc_value_equal_shown(const char *key, const char *want, const char *shown)
 
 /* ---- our own check ------------------------------------------------------ */
 
+/* "a, b, c" of the "|"-list WORDS into BUF ("..." at the end when cut). */
+static void words_list(const char *words, char *buf, size_t bufsz)
+{
+	size_t n = 0;
+	const char *p = words;
+
+	for (; p && *p && n + 6 < bufsz; p++) {
+		if (*p == '|') {
+			buf[n++] = ',';
+			buf[n++] = ' ';
+		} else {
+			buf[n++] = *p;
+		}
+	}
+	buf[n] = '\0';
+	if (p && *p)
+		strcpy(buf + n, "...");
+}
+
 int mdc_value_check(const char *key, const char *value, char *why, size_t whysz)
 {
 	const struct vtype *vt = vt_find(key);
 	const char *p;
 	long long n;
+	int sev;
 
 	if (!value)
 		return 0;
+	/* the release the cluster runs must know the key and ship the
+	 * plugins it names (sc_release.h) before the words are looked at */
+	if ((sev = sc_rel_check_key(key, ~0u, sc_rel_target(), why, whysz)) ||
+	    (sev = sc_rel_check_plugins(key, value, sc_rel_target(), why, whysz)))
+		return sev;
 	switch (mdc_value_type(key)) {
 	case MDC_V_MEMORY:
 		/* Slurm reads these as plain numbers of megabytes */
@@ -602,31 +629,52 @@ int mdc_value_check(const char *key, const char *value, char *why, size_t whysz)
 		}
 		break;
 	}
-	case MDC_V_FLAGS:
-		if (!vt || !vt->words || vt->strict == VS_NONE)
+	case MDC_V_FLAGS: {
+		/* the release's own words (sc_release_tab.c) and ours, which
+		 * also know synonyms and what older files still say */
+		const struct sc_rel_words *gw = sc_rel_words_find(key);
+		int rel = sc_rel_target();
+		bool hand = vt && vt->words && vt->strict != VS_NONE;
+		enum vstrict strict = hand ? vt->strict : VS_WARN;
+
+		if (!hand && !gw)
 			break;
 		for (p = value; *p;) {
 			const char *comma = strchr(p, ',');
-			size_t len = comma ? (size_t) (comma - p) : strlen(p), clen;
+			size_t len = comma ? (size_t) (comma - p) : strlen(p), clen = 0;
 			bool arg;
 
 			/* empty items are skipped, as Slurm's strtok() does */
-			if (len && !word_find(vt->words, p, len, &clen, &arg)) {
-				char hint[96] = "";
-				const char *near = word_near(vt->words, p, len, &clen);
+			if (len && !(hand && word_find(vt->words, p, len, &clen, &arg)) &&
+			    !(gw && sc_rel_word_known(gw, rel, p, len))) {
+				char hint[96] = "", known[400];
+				const char *near = gw ? word_near(gw->words[rel], p, len, &clen) : NULL;
 
+				if (!near && hand)
+					near = word_near(vt->words, p, len, &clen);
 				if (near)
 					snprintf(hint, sizeof(hint), " (did you mean '%.*s'?)", (int) clen, near);
-				snprintf(why, whysz, "%s='%s': unknown word '%.*s'%s: %s%s", key, value,
-					 (int) len, p, hint, vt->strict == VS_ERROR ? "use " :
-					 "Slurm ignores it; known words: ", vt->why);
-				return vt->strict == VS_ERROR ? 2 : 1;
+				if (hand)
+					snprintf(known, sizeof(known), "%s", vt->why);
+				else
+					words_list(gw->words[rel], known, sizeof(known));
+				/* the release before the words: a long list is cut */
+				if (strict == VS_ERROR)
+					snprintf(why, whysz, "%s='%s': unknown word '%.*s'%s: use %s (judged "
+						 "against Slurm %s)", key, value, (int) len, p, hint, known,
+						 sc_rel_name(rel));
+				else
+					snprintf(why, whysz, "%s='%s': unknown word '%.*s'%s: Slurm ignores it "
+						 "(judged against Slurm %s); known words: %s", key, value,
+						 (int) len, p, hint, sc_rel_name(rel), known);
+				return strict == VS_ERROR ? 2 : 1;
 			}
 			if (!comma)
 				break;
 			p = comma + 1;
 		}
 		break;
+	}
 	case MDC_V_STRING:
 	case MDC_V_UINT:
 	case MDC_V_BOOL:

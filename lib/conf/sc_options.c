@@ -2,7 +2,9 @@
  *
  * Cluster keys: every key of Slurm 22.05's slurm_conf_options (checked by
  * tests/unit/test_sc_options against the installed libslurmfull) plus the
- * keys added up to 25.05.  Record keys follow read_config.c's per-record
+ * keys added up to 26.05.  Which release reads which key (and ships which
+ * plugin) is not said here: sc_release_tab.c, generated from each
+ * release's source, says it, and sc_release.h judges with it.  Record keys follow read_config.c's per-record
  * option lists.  slurmdbd.conf keys are listed only so they can be refused
  * with a clear reason (DESIGN C10).
  *
@@ -96,7 +98,7 @@ static const struct sc_option opts[] = {
 	OPT("CpuFreqDef", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("CpuFreqGovernors", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("CredType", C, M | X, SC_T_STRING, NULL, "service-managed credentials"),
-	OPT("CryptoType", C, M | O, SC_T_STRING, NULL, "the job credential plugin is the service's (Slurm 23.11 removed the key)"),
+	OPT("CryptoType", C, M | O, SC_T_STRING, NULL, "the job credential plugin is the service's (Slurm reads CryptoType as CredType's older name)"),
 	OPT("DebugFlags", C, 0, SC_T_LIST, NULL, NULL),
 	OPT("DefCPUPerGPU", C, 0, SC_T_UINT64, NULL, NULL),
 	OPT("DefMemPerCPU", C, 0, SC_T_MEMORY, NULL, NULL),
@@ -136,8 +138,8 @@ static const struct sc_option opts[] = {
 	OPT("JobCompType", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("JobCompUser", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("JobContainerType", C, X, SC_T_STRING, NULL, NULL),
-	OPT("JobCredentialPrivateKey", C, M | O | EX, SC_T_STRING, NULL, "names the service's job credential key file (Slurm 23.11 removed the key)"),
-	OPT("JobCredentialPublicCertificate", C, M | O | EX, SC_T_STRING, NULL, "names the service's job credential certificate (Slurm 23.11 removed the key)"),
+	OPT("JobCredentialPrivateKey", C, M | O | EX, SC_T_STRING, NULL, "names the service's job credential key file"),
+	OPT("JobCredentialPublicCertificate", C, M | O | EX, SC_T_STRING, NULL, "names the service's job credential certificate"),
 	OPT("JobFileAppend", C, 0, SC_T_UINT16, NULL, NULL),
 	OPT("JobRequeue", C, 0, SC_T_UINT16, NULL, NULL),
 	OPT("JobSubmitPlugins", C, M | EX, SC_T_LIST, NULL, "the job_submit plugins run inside slurmctld: the service sets them"),
@@ -169,8 +171,8 @@ static const struct sc_option opts[] = {
 	OPT("OverTimeLimit", C, 0, SC_T_UINT16, NULL, NULL),
 	OPT("PluginDir", C, M | X | EX, SC_T_STRING, NULL, "service-managed path"),
 	OPT("PlugStackConfig", C, M | EX, SC_T_STRING, NULL, "service-managed path"),
-	OPT("PowerParameters", C, O, SC_T_STRING, NULL, "removed in 23.11"),
-	OPT("PowerPlugin", C, O, SC_T_STRING, NULL, "removed in 23.11"),
+	OPT("PowerParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("PowerPlugin", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("PreemptExemptTime", C, 0, SC_T_TIME, NULL, NULL),
 	OPT("PreemptMode", C, 0, SC_T_LIST, NULL, NULL),
 	OPT("PreemptType", C, 0, SC_T_ENUM, "preempt/none|preempt/partition_prio|preempt/qos", NULL),
@@ -214,10 +216,10 @@ static const struct sc_option opts[] = {
 	OPT("ResvOverRun", C, 0, SC_T_UINT16, NULL, NULL),
 	OPT("ResvProlog", C, R | EX, SC_T_STRING, NULL, "runs a program as root when a reservation starts: not supported on a managed cluster"),
 	OPT("ReturnToService", C, 0, SC_T_UINT16, NULL, NULL),
-	OPT("RoutePlugin", C, O, SC_T_STRING, NULL, "removed in 24.05"),
+	OPT("RoutePlugin", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("SallocDefaultCommand", C, O | R | EX, SC_T_STRING, NULL, "names the command salloc runs for every user (removed in 20.11)"),
 	OPT("SbcastParameters", C, 0, SC_T_STRING, NULL, NULL),
-	OPT("SchedulerAuth", C, O, SC_T_STRING, NULL, "removed"),
+	OPT("SchedulerAuth", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("SchedulerParameters", C, 0, SC_T_LIST, NULL, NULL),
 	OPT("SchedulerTimeSlice", C, 0, SC_T_UINT16, NULL, NULL),
 	OPT("SchedulerType", C, X, SC_T_ENUM, "sched/backfill|sched/builtin", NULL),
@@ -288,6 +290,22 @@ static const struct sc_option opts[] = {
 	OPT("UrlParserType", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("DataParserParameters", C, 0, SC_T_STRING, NULL, NULL),
 	OPT("AccountingStorageTLS", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("PreemptParameters", C, 0, SC_T_LIST, NULL, NULL),
+	/* 26.05's keys (sc_release_tab.c: read by 26.05 only) */
+	OPT("PowerAction", C, MU | RE | R | EX, SC_T_STRING, NULL, "a record line naming a program slurmctld runs: the service scales node pools"),
+	OPT("CertgenType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("CertgenParameters", C, R | EX, SC_T_STRING, NULL, "names scripts slurmctld runs as root"),
+	OPT("CliFilterParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("HealthCheckTimeout", C, R, SC_T_UINT16, NULL, "service-managed health checks"),
+	OPT("HttpParserType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("JobCompPassScript", C, R | EX, SC_T_STRING, NULL, "names a script slurmctld runs as root"),
+	OPT("LicenseParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("MetricsAuthUsers", C, 0, SC_T_LIST, NULL, NULL),
+	OPT("MetricsParameters", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("MetricsType", C, 0, SC_T_STRING, NULL, NULL),
+	OPT("NamespaceType", C, X, SC_T_STRING, NULL, NULL),
+	OPT("SlurmctldHttpAuthParameters", C, M, SC_T_STRING, NULL, "service-managed authentication"),
+	OPT("SlurmdHttpAuthParameters", C, M, SC_T_STRING, NULL, "service-managed authentication"),
 	/* PartitionName= lines (read_config.c _parse_partitionname). */
 	OPT("AllocNodes", P, 0, SC_T_LIST, NULL, NULL),
 	OPT("AllowAccounts", P, 0, SC_T_LIST, NULL, NULL),
@@ -330,6 +348,7 @@ static const struct sc_option opts[] = {
 	OPT("RootOnly", P, 0, SC_T_BOOL, NULL, NULL),
 	OPT("SelectTypeParameters", P, 0, SC_T_STRING, NULL, NULL),
 	OPT("Shared", P, O, SC_T_STRING, NULL, "use OverSubscribe"),
+	OPT("Exclusive", P, 0, SC_T_ENUM, "NO|NODE|USER|TOPO", NULL),
 	OPT("State", P, 0, SC_T_ENUM, "UP|DOWN|DRAIN|INACTIVE", NULL),
 	OPT("SuspendTime", P, 0, SC_T_TIME, NULL, NULL),
 	OPT("SuspendTimeout", P, 0, SC_T_UINT16, NULL, NULL),
@@ -346,6 +365,7 @@ static const struct sc_option opts[] = {
 	OPT("Feature", N | NS, 0, SC_T_LIST, NULL, NULL),
 	OPT("Features", N, 0, SC_T_LIST, NULL, NULL),
 	OPT("Gres", N, 0, SC_T_LIST, NULL, NULL),
+	OPT("GresConf", N, M | EX, SC_T_STRING, NULL, "gres.conf lines name device files: " HW),
 	OPT("MemSpecLimit", N, 0, SC_T_UINT64, NULL, NULL),
 	OPT("NodeAddr", N, M, SC_T_STRING, NULL, HW),
 	OPT("NodeHostname", N, M, SC_T_STRING, NULL, HW),
@@ -356,6 +376,7 @@ static const struct sc_option opts[] = {
 	OPT("Reason", N | DN | FE, 0, SC_T_STRING, NULL, NULL),
 	OPT("RestrictedCoresPerGPU", N, 0, SC_T_UINT16, NULL, NULL),
 	OPT("Sockets", N, M, SC_T_UINT16, NULL, HW),
+	OPT("SuspendTime", N, 0, SC_T_STRING, NULL, NULL),
 	OPT("SocketsPerBoard", N, M, SC_T_UINT16, NULL, HW),
 	OPT("State", N | DN | FE, 0, SC_T_STRING, NULL, NULL),
 	OPT("ThreadsPerCore", N, M, SC_T_UINT16, NULL, HW),

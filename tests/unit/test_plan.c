@@ -230,7 +230,7 @@ static const struct tcase cases[] = {
 	{ "CryptoType is service-managed, not called removed", "cluster.json",
 	  { { MDC_OP_CONFIG_SET, NULL, "CryptoType", "crypto/munge", NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, "", NULL,
-	  "'CryptoType' is service-managed and refused: the job credential plugin is the service's (Slurm 23.11 removed the key)", NULL, NULL },
+	  "'CryptoType' is service-managed and refused: the job credential plugin is the service's (Slurm reads CryptoType as CredType's older name)", NULL, NULL },
 	{ "FastSchedule=1 is sent with a warning that slurmctld ignores it", "cluster.json",
 	  { { MDC_OP_CONFIG_SET, NULL, "FastSchedule", "1", NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, SS "config",

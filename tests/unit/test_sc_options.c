@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <slurm/slurm_version.h>
 #include "sc_options.h"
+#include "sc_release.h"
 
 /* libslurmfull's table (parse_config.h, 22.05 and later): five words per
  * entry, NULL key at the end. */
@@ -269,6 +270,36 @@ static void test_against_libslurmfull(void **state)
 	assert_int_equal(missing, 0);
 }
 
+/* The table generated from 22.05's source (sc_release_tab.c) and the
+ * installed 22.05 libslurmfull name the same cluster keys: the generator
+ * reads read_config.c as the library was built from it. */
+static void test_release_tab_against_libslurmfull(void **state)
+{
+	struct slurm_sp_option *o;
+	size_t n = 0, gen = 0, bad = 0;
+
+	(void) state;
+	if (SLURM_VERSION_NUMBER >> 8 != (22 << 8 | 5)) {
+		print_message("# skip: the installed Slurm is not 22.05\n");
+		skip();
+	}
+	for (o = slurm_conf_options; o->key; o++, n++) {
+		const struct sc_rel_key *k = sc_rel_key_find(o->key, SC_SCOPE_CLUSTER);
+
+		if (!k || k->state[0] == SC_REL_ABSENT) {
+			print_error("22.05 key missing from sc_release_tab.c: %s\n", o->key);
+			bad++;
+		}
+	}
+	for (size_t i = 0; i < sc_rel_nkeys; i++)
+		if (sc_rel_keys[i].scope == SC_SCOPE_CLUSTER && sc_rel_keys[i].state[0] != SC_REL_ABSENT)
+			gen++;
+	if (gen != n)
+		print_error("sc_release_tab.c has %zu 22.05 cluster keys, libslurmfull %zu\n", gen, n);
+	assert_int_equal(bad, 0);
+	assert_int_equal(gen, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_check_value),
 		cmocka_unit_test(test_against_libslurmfull),
+		cmocka_unit_test(test_release_tab_against_libslurmfull),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,8 @@
  * stderr; a file that reads cleanly then gets the verdict every write gets
  * (mdc_slurmcheck: our value and cross-key checks, then Slurm's own
  * parser), one "FILE: ok|refused; checks: ..." line on stdout saying which
- * checks ran; exit 3 if any file has an error.  dump: what was read (globals,
+ * checks ran, after a "judged against Slurm X.Y (where it came from)"
+ * line (sc_release.h); exit 3 if any file has an error.  dump: what was read (globals,
  * records with their keys, file:line:col of each); --format json gives
  * sc_conf_to_json's object.
  */
@@ -15,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mdc_json.h"
+#include "mdc_settings.h"
 #include "mdc_slurmcheck.h"
 #include "sc_conf.h"
 #include "sc_dump.h"
+#include "sc_release.h"
 #include "mdcctl.h"
 
 #define CONF_CHECK_FORM "mdcctl conf check [--lenient] [--template] FILE...\n"
@@ -151,13 +154,30 @@ out:
 	return rc;
 }
 
+/* The release the verdict judges against (mdc.conf's SlurmRelease when no
+ * scontrol answers: sc_release_live.h), said once before the files. */
+static void judged_release(struct mdcctl *g, char (*rel)[160])
+{
+	struct mdc_settings s = { 0 };
+	struct mdc_ctx ctx;
+
+	mdc_ctx_clear(&ctx);
+	/* no cluster is needed here: a broken mdc.conf only loses its release */
+	if (mdc_settings_load(&s, &ctx))
+		fprintf(stderr, "mdcctl: warning: %s\n", ctx.msg);
+	mdc_settings_free(&s);
+	sc_rel_describe(*rel, sizeof(*rel));
+	if (g->format == MDCCTL_TEXT)
+		printf("judged against %s\n", *rel);
+}
+
 static int conf_check(struct mdcctl *g, int argc, char **argv)
 {
 	json_object *arr = NULL;
 	int i, worst = 0;
 	unsigned flags;
 	bool judge, slurm;
-	char libbuf[4096];
+	char libbuf[4096], rel[160];
 
 	if ((worst = conf_flags(g, argc, argv, conf_check_usage, &flags)) >= 0)
 		return worst;
@@ -171,6 +191,8 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 	/* Slurm's own check reads the text as it is: keep it only then */
 	judge = !(flags & SC_PARSE_TEMPLATE);
 	slurm = judge && mdc_slurmcheck_library(libbuf, sizeof(libbuf));
+	if (judge)
+		judged_release(g, &rel);
 	for (i = 0; i < argc; i++) {
 		struct sc_conf *c = NULL;
 		char *text = NULL;
@@ -191,6 +213,8 @@ static int conf_check(struct mdcctl *g, int argc, char **argv)
 			if (o)
 				d = json_object_get(mdc_json_get(o, "diagnostics"));
 			json_object_object_add(e, "file", json_object_new_string(argv[i]));
+			if (judge)
+				json_object_object_add(e, "judged_release", json_object_new_string(rel));
 			json_object_object_add(e, "ok", json_object_new_boolean(rc == 0));
 			json_object_object_add(e, "diagnostics", d ? d : json_object_new_array());
 			json_object_array_add(arr, e);

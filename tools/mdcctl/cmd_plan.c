@@ -28,6 +28,7 @@
 #include "mdc_verify.h"
 #include "sc_conf.h"
 #include "sc_options.h"
+#include "sc_release.h"
 #include "sc_render.h"
 #include "sc_translate.h"
 #include "mdcctl.h"
@@ -222,9 +223,14 @@ out:
 
 static void print_verdict(struct mdcctl *g, const char *checks, int rc)
 {
-	if (*checks && g->format == MDCCTL_TEXT)
+	char rel[160];
+
+	if (*checks && g->format == MDCCTL_TEXT) {
 		printf("Slurm's verdict: %s (%s)\n", rc == MDC_ERR_REFUSED ? "refused" : "accepted",
 		       checks);
+		/* the release the key and plugin checks judged against */
+		printf("judged against %s\n", sc_rel_describe(rel, sizeof(rel)));
+	}
 }
 
 static void print_notes(struct mdcctl *g, const struct mdc_intent *in)
@@ -297,8 +303,13 @@ int cmd_plan(struct mdcctl *g, int argc, char **argv)
 	if (g->format == MDCCTL_JSON) {
 		json_object *j = mdc_plan_to_json(&ss.plan);
 
-		if (j && *checks)
+		if (j && *checks) {
+			char rel[160];
+
 			json_object_object_add(j, "slurm_verdict", json_object_new_string(checks));
+			json_object_object_add(j, "judged_release",
+					       json_object_new_string(sc_rel_describe(rel, sizeof(rel))));
+		}
 		mdcctl_print_json(j);
 		json_object_put(j);
 	} else {
