@@ -13,6 +13,7 @@
 #include "mdc_hash.h"
 #include "mdc_json.h"
 #include "mdc_rules.h"
+#include "mdc_schema.h"
 #include "mdc_str.h"
 #include "sc_options.h"
 
@@ -536,40 +537,37 @@ static const struct {
 	{ "machine_spec", "accelerator_count", 16 },
 };
 
-/* A node pool's enums, as the published resource lists them (magic-modules
- * ModelDevelopmentCluster.yaml); a value outside is refused at request time
- * as the service does. */
-static const struct mdc_pool_enum {
-	const char *obj, *field;	/* OBJ may be a dotted path; "" is the pool */
-	const char *const values[6];
-} mdc_pool_enums[] = {
-	{ "boot_disk", "boot_disk_type", { "pd-ssd", "pd-standard", "hyperdisk-balanced" } },
-	{ "", "provisioning_model", { "PROVISIONING_MODEL_UNSPECIFIED", "ON_DEMAND", "RESERVATION",
-				      "SPOT", "FLEX_START" } },
-	{ "machine_spec.reservation_affinity", "reservation_affinity_type",
-	  { "NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION" } },
-	{ "confidential_instance_config", "confidential_instance_type", { "SEV", "SEV_SNP", "TDX" } },
+/* A node pool's enums: their values are the schema's (lib/mdc_schema.c,
+ * the published resource); a value outside is refused at request time as
+ * the service does. */
+static const char *const mdc_pool_enums[] = {
+	"boot_disk.boot_disk_type",
+	"provisioning_model",
+	"machine_spec.reservation_affinity.reservation_affinity_type",
+	"confidential_instance_config.confidential_instance_type",
 };
 
 static int mdc_check_pool_enums(const json_object *p, const char *id, struct mdc_ctx *ctx)
 {
 	for (size_t i = 0; i < sizeof(mdc_pool_enums) / sizeof(mdc_pool_enums[0]); i++) {
-		const struct mdc_pool_enum *e = &mdc_pool_enums[i];
-		json_object *v = mdc_json_get(*e->obj ? mdc_json_get_path(p, e->obj) : p, e->field);
+		char path[128];
+		const struct mdc_schema_field *f;
+		json_object *v = mdc_json_get_path(p, mdc_pool_enums[i]);
 		struct mdc_buf b = MDC_BUF_INIT;
 		bool ok = false;
 		int rc;
 
-		if (!v)
+		snprintf(path, sizeof(path), "node_pools.%s", mdc_pool_enums[i]);
+		if (!v || !(f = mdc_schema_find(path)) || !f->values)
 			continue;
-		for (size_t k = 0; e->values[k] && json_object_is_type(v, json_type_string); k++)
-			ok = ok || !strcmp(json_object_get_string(v), e->values[k]);
+		for (size_t k = 0; f->values[k] && json_object_is_type(v, json_type_string); k++)
+			ok = ok || !strcmp(json_object_get_string(v), f->values[k]);
 		if (ok)
 			continue;
-		for (size_t k = 0; e->values[k]; k++)
-			mdc_buf_addf(&b, "%s%s", k ? ", " : "", e->values[k]);
-		rc = mdc_rules_fail(ctx, "node_pools", "node pool '%s': invalid %s%s%s '%s': expected "
-				    "one of %s", id, e->obj, *e->obj ? "." : "", e->field,
+		for (size_t k = 0; f->values[k]; k++)
+			mdc_buf_addf(&b, "%s%s", k ? ", " : "", f->values[k]);
+		rc = mdc_rules_fail(ctx, "node_pools", "node pool '%s': invalid %s '%s': expected "
+				    "one of %s", id, mdc_pool_enums[i],
 				    mdc_safe(json_object_get_string(v)), mdc_buf_str(&b));
 		mdc_buf_free(&b);
 		return rc;

@@ -107,7 +107,8 @@ like "$CODE $(msg)" "^400 .*'PriorityWeightAge' and 'priorityweightage' are the 
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAgee":"5"}}}}'
 like "$CODE $(msg)" "^400 .*unknown key 'PriorityWeightAgee' \(did you mean 'PriorityWeightAge'\?\)" "C7: unknown key named with a suggestion"
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":5}}}}'
-like "$CODE $(msg)" "^400 .*must be a string" "C7: values are strings"
+like "$CODE $(msg)" "^400 Invalid value at 'model_development_cluster.orchestrator_spec.slurm_spec.config\\[PriorityWeightAge\\]' \\(TYPE_STRING\\), 5" \
+	"C7: values are strings (the schema's type check, placed)"
 patch c1 "updateMask=$SS.node_sets" '{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"10","Features":"fast"}}]}}}'
 is "$CODE $(get c1 | jq -c '.orchestratorSpec.slurmSpec.nodeSets[0].config')" '200 {"Weight":"10","Features":"fast"}' "C7: node_sets map accepted"
 patch c1 "updateMask=$SS.node_sets" '{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"20"}}]}}}'
@@ -190,7 +191,7 @@ is "$(field)" "$SS.partitions" "16.3: BadRequest names the partitions field"
 pools=$(get c1 | jq -c '[.nodePools[] | del(.nodeImage)]')
 for n in 100000 10001 -1 1.5 true 1e400 '"1e400"' 9223372036854775807 '"9223372036854775807"'; do
 	patch c1 "updateMask=node_pools" "{\"nodePools\":$(jq -c --argjson n "$n" '.[0].scalingSpec.maxNodeCount = $n' <<<"$pools")}"
-	like "$CODE $(msg)" "^400 node pool 'cpu': (scaling_spec.max_node_count must be an integer from 0 to 10000|node counts need 0 <= min <= max <= 10000)" \
+	like "$CODE $(msg)" "^400 (node pool 'cpu': (scaling_spec.max_node_count must be an integer from 0 to 10000|node counts need 0 <= min <= max <= 10000)|Invalid value at 'model_development_cluster.node_pools\\[0\\].scaling_spec.max_node_count' \\(TYPE_INT64\\))" \
 		"16.3: maxNodeCount $n rejected"
 done
 patch c1 "updateMask=node_pools" "{\"nodePools\":$(jq -c '.[0].scalingSpec.maxNodeCount = "10000"' <<<"$pools")}"

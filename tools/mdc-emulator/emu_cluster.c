@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu_int.h"
-#include <pthread.h>
 #include "mdc_buf.h"
 #include "mdc_json.h"
+#include "mdc_schema.h"
 #include "mdc_str.h"
 
 #define EMU_API "type.googleapis.com/google.cloud.aiplatform.v1beta1."
@@ -168,247 +168,17 @@ void emu_cluster_set_state(json_object *cl, const char *state, const struct mdc_
 	mdc_json_set(cl, "cluster_status", st);
 }
 
-/* --- the resource's schema ------------------------------------------------------
- *
- * The fields of a ModelDevelopmentCluster the emulator models (DESIGN section
- * 3 and what the service answers), snake_case paths; an array of messages
- * names its elements' fields under the array's path.  The service's JSON
- * transcoding refuses any other name, in either spelling. */
-enum {
-	EMU_F_MAP = 1,		/* inner names are data (a map, slurm.conf keys) */
-	EMU_F_OUTPUT = 2,	/* output only: ignored in a request */
-};
-
-static const struct emu_field {
-	const char *path;
-	unsigned flags;
-} emu_cluster_fields[] = {
-	{ "name", EMU_F_OUTPUT },
-	{ "display_name", 0 },
-	{ "labels", EMU_F_MAP },
-	{ "network", 0 },
-	{ "network.network", 0 },
-	{ "network.subnetwork", 0 },
-	{ "node_pools", 0 },
-	{ "node_pools.id", 0 },
-	{ "node_pools.machine_spec", 0 },
-	{ "node_pools.machine_spec.machine_type", 0 },
-	{ "node_pools.machine_spec.accelerator_type", 0 },
-	{ "node_pools.machine_spec.accelerator_count", 0 },
-	{ "node_pools.scaling_spec", 0 },
-	{ "node_pools.scaling_spec.min_node_count", 0 },
-	{ "node_pools.scaling_spec.max_node_count", 0 },
-	{ "node_pools.zone", 0 },
-	{ "node_pools.enable_public_ips", 0 },
-	{ "node_pools.boot_disk", 0 },
-	{ "node_pools.boot_disk.boot_disk_type", 0 },
-	{ "node_pools.boot_disk.boot_disk_size_gb", 0 },
-	{ "node_pools.node_image", 0 },
-	/* published in magic-modules mmv1/products/vertexai/
-	 * ModelDevelopmentCluster.yaml (GPU pools with reservations, flex
-	 * start, mounts); stored and returned as sent */
-	{ "node_pools.machine_spec.reservation_affinity", 0 },
-	{ "node_pools.machine_spec.reservation_affinity.reservation_affinity_type", 0 },
-	{ "node_pools.machine_spec.reservation_affinity.key", 0 },
-	{ "node_pools.machine_spec.reservation_affinity.values", 0 },
-	{ "node_pools.provisioning_model", 0 },
-	{ "node_pools.flex_start_max_duration", 0 },
-	{ "node_pools.effective_flex_start_max_duration", EMU_F_OUTPUT },
-	{ "node_pools.filestores", 0 },
-	{ "node_pools.lustres", 0 },
-	{ "node_pools.startup_script", 0 },
-	{ "node_pools.labels", EMU_F_MAP },
-	{ "node_pools.confidential_instance_config", 0 },
-	{ "node_pools.confidential_instance_config.confidential_instance_type", 0 },
-	{ "orchestrator_spec", 0 },
-	{ "orchestrator_spec.slurm_spec", 0 },
-	{ "orchestrator_spec.slurm_spec.home_directory_storage", 0 },
-	{ "orchestrator_spec.slurm_spec.partitions", 0 },
-	{ "orchestrator_spec.slurm_spec.partitions.id", 0 },
-	{ "orchestrator_spec.slurm_spec.partitions.node_pool_ids", 0 },
-	{ "orchestrator_spec.slurm_spec.partitions.config", EMU_F_MAP },
-	{ "orchestrator_spec.slurm_spec.default_partition_id", 0 },
-	{ "orchestrator_spec.slurm_spec.login_node_pool_id", 0 },
-	{ "orchestrator_spec.slurm_spec.prolog_bash_scripts", 0 },
-	{ "orchestrator_spec.slurm_spec.epilog_bash_scripts", 0 },
-	{ "orchestrator_spec.slurm_spec.config", EMU_F_MAP },
-	/* the legacy fields: their settings are checked by the rules (C9) */
-	{ "orchestrator_spec.slurm_spec.scheduling", EMU_F_MAP },
-	{ "orchestrator_spec.slurm_spec.accounting", EMU_F_MAP },
-	{ "orchestrator_spec.slurm_spec.node_sets", 0 },
-	{ "orchestrator_spec.slurm_spec.node_sets.node_pool_id", 0 },
-	{ "orchestrator_spec.slurm_spec.node_sets.config", EMU_F_MAP },
-	/* published too (same source) */
-	{ "runtime_spec", 0 },
-	{ "runtime_spec.service_account", 0 },
-	{ "lustre_export_config", 0 },
-	{ "lustre_export_config.days_of_week", 0 },
-	{ "lustre_export_config.destination_bucket", 0 },
-	{ "lustre_export_config.lustres", 0 },
-	{ "lustre_export_config.start_time", 0 },
-	{ "lustre_export_config.start_time.hours", 0 },
-	{ "lustre_export_config.start_time.minutes", 0 },
-	{ "runtime", EMU_F_OUTPUT | EMU_F_MAP },
-	{ "start_time", EMU_F_OUTPUT },
-	{ "create_time", EMU_F_OUTPUT },
-	{ "update_time", EMU_F_OUTPUT },
-	{ "state", EMU_F_OUTPUT },
-	{ "cluster_status", EMU_F_OUTPUT | EMU_F_MAP },
-	{ "cluster_events", EMU_F_OUTPUT | EMU_F_MAP },
-};
-
-#define EMU_NFIELDS (sizeof(emu_cluster_fields) / sizeof(emu_cluster_fields[0]))
-#define EMU_PATH_MAX 512
-
-/* The schema as a tree, built once: a body of N partitions looks up 3N
- * names, each among the few children of its parent field.  Node
- * EMU_NFIELDS is the resource itself; -1 ends a list. */
-static int emu_field_first[EMU_NFIELDS + 1], emu_field_next[EMU_NFIELDS];
-static size_t emu_field_leaf[EMU_NFIELDS];	/* where the last name of the path starts */
-static pthread_once_t emu_field_once = PTHREAD_ONCE_INIT;
-
-static void emu_field_tree_build(void)
-{
-	for (size_t i = 0; i <= EMU_NFIELDS; i++)
-		emu_field_first[i] = -1;
-	/* from the end, so that children are listed in table order */
-	for (size_t i = EMU_NFIELDS; i-- > 0;) {
-		const char *p = emu_cluster_fields[i].path, *dot = strrchr(p, '.');
-		size_t parent = EMU_NFIELDS, n = dot ? (size_t) (dot - p) : 0;
-
-		for (size_t j = 0; dot && j < EMU_NFIELDS; j++)
-			if (!strncmp(emu_cluster_fields[j].path, p, n) && !emu_cluster_fields[j].path[n]) {
-				parent = j;
-				break;
-			}
-		emu_field_leaf[i] = dot ? n + 1 : 0;
-		emu_field_next[i] = emu_field_first[parent];
-		emu_field_first[parent] = (int) i;
-	}
-}
-
-/* The field NAME (snake_case) under node PARENT; -1 if there is none. */
-static int emu_field_child(size_t parent, const char *name)
-{
-	pthread_once(&emu_field_once, emu_field_tree_build);
-	for (int i = emu_field_first[parent]; i >= 0; i = emu_field_next[i])
-		if (!strcmp(emu_cluster_fields[i].path + emu_field_leaf[i], name))
-			return i;
-	return -1;
-}
-
-/* The field at PATH (dotted snake_case), or NULL. */
-static const struct emu_field *emu_field_find(const char *path)
-{
-	size_t node = EMU_NFIELDS;
-	char name[EMU_PATH_MAX];
-
-	while (*path) {
-		size_t n = strcspn(path, ".");
-		int i;
-
-		if (n >= sizeof(name))
-			return NULL;
-		memcpy(name, path, n);
-		name[n] = '\0';
-		if ((i = emu_field_child(node, name)) < 0)
-			return NULL;
-		node = (size_t) i;
-		path += n + (path[n] == '.');
-	}
-	return node < EMU_NFIELDS ? &emu_cluster_fields[node] : NULL;
-}
-
-/* Append S (N bytes) to BUF (LEN used, size EMU_PATH_MAX); false if too long. */
-static bool emu_path_add(char *buf, size_t *len, const char *s, size_t n)
-{
-	if (*len + n >= EMU_PATH_MAX)
-		return false;
-	memcpy(buf + *len, s, n);
-	buf[*len + n] = '\0';
-	*len += n;
-	return true;
-}
-
-/* "[I]" after AT, without printf: one per element of every array. */
-static bool emu_path_index(char *at, size_t *len, size_t i)
-{
-	char d[24];
-	size_t n = sizeof(d);
-
-	d[--n] = ']';
-	do
-		d[--n] = (char) ('0' + i % 10);
-	while ((i /= 10));
-	d[--n] = '[';
-	return emu_path_add(at, len, d + n, sizeof(d) - n);
-}
-
-/* The service's JSON transcoding refuses a name that is no field (in
- * either spelling), wherever it is: 1 if answered.  NODE is OBJ's field
- * (EMU_NFIELDS: the resource); AT (where, for the message) is a buffer of
- * EMU_PATH_MAX extended in place.  *CAMEL becomes true when a field name
- * is not spelled in snake_case (the body then needs normalising). */
-static int emu_unknown_names(const json_object *obj, size_t node, char *at, size_t alen,
-			     bool *camel, struct emu_response *out)
-{
-	if (json_object_is_type(obj, json_type_array)) {
-		for (size_t i = 0, n = json_object_array_length(obj); i < n; i++) {
-			size_t al = alen;
-
-			if (!emu_path_index(at, &al, i))
-				return emu_reply_bad_field(out, "model_development_cluster",
-							   "Invalid JSON payload received: nested too deep"), 1;
-			if (emu_unknown_names(json_object_array_get_idx(obj, i), node, at, al, camel, out))
-				return 1;
-			at[alen] = '\0';
-		}
-		return 0;
-	}
-	if (!json_object_is_type(obj, json_type_object))
-		return 0;
-	json_object_object_foreach((json_object *) obj, k, v) {
-		char snake[256];
-		const char *name = k;
-		size_t al = alen;
-		int f = -1;
-
-		/* most names are snake_case already: no copy for them */
-		for (const char *c = k; *c; c++)
-			if (isupper((unsigned char) *c)) {
-				mdc_camel_to_snake(k, snake, sizeof(snake));
-				name = snake;
-				*camel = true;
-				break;
-			}
-		if (k[0] != '_')
-			f = emu_field_child(node, name);
-		if (f < 0) {
-			char msg[1024];
-
-			snprintf(msg, sizeof(msg), "Invalid JSON payload received. Unknown name \"%s\" at "
-				 "'%s': Cannot find field.", k, at);
-			emu_reply_bad_field(out, at, "%s", msg);
-			return 1;
-		}
-		if (!(emu_cluster_fields[f].flags & EMU_F_MAP)) {
-			if (!emu_path_add(at, &al, ".", 1) || !emu_path_add(at, &al, name, strlen(name)))
-				return emu_reply_bad_field(out, "model_development_cluster",
-							   "Invalid JSON payload received: nested too deep"), 1;
-			if (emu_unknown_names(v, (size_t) f, at, al, camel, out))
-				return 1;
-		}
-		at[alen] = '\0';
-	}
-	return 0;
-}
+/* The resource's fields, types, enums and limits are lib/mdc_schema.c's
+ * table (the published resource), shared with the client. */
 
 static bool emu_has_updatable_under(const char *path)
 {
 	size_t n = strlen(path);
 
-	for (size_t i = 0; i < sizeof(emu_cluster_fields) / sizeof(emu_cluster_fields[0]); i++) {
-		const char *p = emu_cluster_fields[i].path;
+	const struct mdc_schema_field *f;
+
+	for (size_t i = 0; (f = mdc_schema_at(i)); i++) {
+		const char *p = f->path;
 
 		if (!strncmp(p, path, n) && p[n] == '.' && mdc_rules_mask_path(p))
 			return true;
@@ -425,12 +195,12 @@ static int emu_fixed_fields(const json_object *cur, const json_object *body, con
 {
 	json_object_object_foreach((json_object *) body, k, v) {
 		char full[512];
-		const struct emu_field *f;
+		const struct mdc_schema_field *f;
 		json_object *was;
 
 		snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", k);
-		f = emu_field_find(full);
-		if (!f || (f->flags & EMU_F_OUTPUT) || mdc_rules_mask_path(full))
+		f = mdc_schema_find(full);
+		if (!f || (f->flags & MDC_SCHEMA_OUTPUT) || mdc_rules_mask_path(full))
 			continue;
 		was = mdc_json_get_path(cur, full);
 		if (json_object_is_type(v, json_type_object) && emu_has_updatable_under(full)) {
@@ -868,14 +638,16 @@ int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response 
 		r->raw_body = sent;
 	}
 	if (body && r->raw_body) {
-		char at[EMU_PATH_MAX] = "model_development_cluster";
-		bool camel = false;
+		struct mdc_schema_result res;
+		struct mdc_ctx ctx;
 
-		if (emu_unknown_names(r->raw_body, EMU_NFIELDS, at, strlen(at), &camel, out))
-			return 0;
+		/* the service ignores output-only fields in a request */
+		mdc_ctx_clear(&ctx);
+		if (mdc_schema_check_ex(r->raw_body, NULL, MDC_SCHEMA_OUTPUT_IGNORED, &res, &ctx))
+			return emu_reply_bad_field(out, res.field, "%s", ctx.msg);
 		/* every name a field's own snake_case: normalising would copy
 		 * the body unchanged */
-		if (!camel && !r->body)
+		if (!res.camel && !r->body)
 			r->body = json_object_get(r->raw_body);
 	}
 	if (r->raw_body && !r->body && !(r->body = mdc_json_normalize(r->raw_body, MDC_CASE_SNAKE)))
