@@ -23,7 +23,8 @@ is "$(jq -r 'has("orchestrator_spec")' <<<"$got")" false "no snake_case in the a
 is "$(jq -c '[.nodePools[].nodeImage]' <<<"$got")" '["",""]' "never-updated cluster reports empty node_image (C11)"
 
 # camelCase request bodies are accepted too
-jq '{displayName, nodePools: .node_pools, orchestratorSpec: {slurmSpec: {partitions: [{id: "cpu", nodePoolIds: ["cpu"]}], loginNodePoolId: "login"}}}' \
+jq '{displayName, network, nodePools: .node_pools, orchestratorSpec: {slurmSpec: {homeDirectoryStorage: .orchestrator_spec.slurm_spec.home_directory_storage,
+	partitions: [{id: "cpu", nodePoolIds: ["cpu"]}], loginNodePoolId: "login"}}}' \
 	< <(emu_standard_cluster) >"$TEST_DIR/camel.json"
 op=$(emu_create_cluster c2 "$TEST_DIR/camel.json")
 is "$(jq -r '.response.orchestratorSpec.slurmSpec.loginNodePoolId' <<<"$op")" login "camelCase create accepted"

@@ -81,7 +81,8 @@ is "$(emu_curl "$EMU_CLUSTERS/g1" | jq -r .displayName)" renamed "... and kept"
 is "$(dn "$(printf 'é%.0s' $(seq 128))")" 200 "128 characters (two bytes each) are allowed"
 emu_wait_op "$(jq -r .name "$TEST_DIR/dn.out")" >/dev/null
 is "$(dn "$(printf 'x%.0s' $(seq 129))") $(jq -r .error.message "$TEST_DIR/dn.out")" \
-	"400 model_development_cluster.display_name is 129 characters long: at most 128 are allowed" "129 are refused, naming the field"
+	"400 List of found errors:	1.Field: model_development_cluster.display_name; Message: model_development_cluster.display_name is 129 characters long: at most 128 are allowed	" \
+	"129 are refused, naming the field (the service's validation form)"
 
 # the published enums and provisioning constraints, refused at request time
 bad() { # bad JQ-EDIT: create g2 from the GPU example with an edit; the message

@@ -20,7 +20,9 @@ patch() {
 }
 get() { curl -s "$EMU_CLUSTERS/$1"; }
 err() { jq -r '"\(.error.code) \(.error.status)"' <<<"$BODY"; }
-msg() { jq -r .error.message <<<"$BODY"; }
+# the service's validation message is "List of found errors:<TAB>1.Field: F;
+# Message: M<TAB>": M, for the rules' wording (the form: emu_service.t)
+msg() { jq -r .error.message <<<"$BODY" | sed -E 's/^List of found errors:\t1\.Field: [^;]*; Message: //; s/\t$//'; }
 
 # --- C1 allowed mask paths -------------------------------------------------------
 patch c1 "updateMask=network" '{"network":{"network":"projects/p/global/networks/x"}}'
@@ -159,7 +161,7 @@ like "$CODE $(msg)" "^400 .*invalid value PriorityWeightAge='lots'" "C13: a bad 
 for id in Upper 1abc abcdefghijk a-b; do
 	code=$(curl -s -o "$TEST_DIR/resp" -w '%{http_code}' -X POST --data-binary @"$TEST_DIR/emu-cluster-c1.json" \
 		"$EMU_CLUSTERS?model_development_cluster_id=$id")
-	like "$code $(jq -r .error.message "$TEST_DIR/resp")" "^400 invalid cluster id '$id'.*\^\[a-z\]\[a-z0-9\]\{0,9\}\\$" "id rule: '$id' rejected"
+	like "$code $(BODY=$(<"$TEST_DIR/resp") msg)" "^400 invalid cluster id '$id'.*\^\[a-z\]\[a-z0-9\]\{0,9\}\\$" "id rule: '$id' rejected"
 done
 op=$(emu_create_cluster abcdefghij)
 is "$(jq -r .done <<<"$op")" true "id rule: ten characters accepted"
@@ -187,7 +189,7 @@ for id in '*' '../../../../etc/passwd' '--help' '-o/tmp/x' 'DEFAULT' 'a b'; do
 	patch c1 "updateMask=$SS.partitions" "$(parts "$id")"
 	like "$CODE $(msg)" "^400 invalid partition id '$(sed 's/[].*[]/\\&/g' <<<"$id")'" "16.3: partition id '$id' rejected"
 done
-is "$(field)" "$SS.partitions" "16.3: BadRequest names the partitions field"
+is "$(field)" "model_development_cluster.$SS.partitions" "16.3: BadRequest names the partitions field"
 pools=$(get c1 | jq -c '[.nodePools[] | del(.nodeImage)]')
 for n in 100000 10001 -1 1.5 true 1e400 '"1e400"' 9223372036854775807 '"9223372036854775807"'; do
 	patch c1 "updateMask=node_pools" "{\"nodePools\":$(jq -c --argjson n "$n" '.[0].scalingSpec.maxNodeCount = $n' <<<"$pools")}"

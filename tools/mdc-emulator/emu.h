@@ -63,7 +63,21 @@ int emu_reply_bad_field(struct emu_response *out, const char *field, const char 
 int emu_reply_error_detail(struct emu_response *out, const char *status, json_object *detail,
 			   const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Map an mdc_ctx error (rules violations...) onto a Google error answer. */
+/* The cluster routes answer as the service does, without ErrorInfo:
+ * STATUS alone (its 409 ALREADY_EXISTS has no details), ... */
+int emu_reply_status(struct emu_response *out, const char *status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* ... the API front end's refusal of a body (an unknown name, a wrong
+ * type): the message and a BadRequest naming FIELD, ... */
+int emu_reply_transcoding(struct emu_response *out, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* ... and the service's own validation: "List of found errors:\t1.Field:
+ * model_development_cluster.FIELD; Message: ...\t" with a BadRequest
+ * (FIELD: a body path in snake_case, or a request parameter). */
+int emu_reply_found_errors(struct emu_response *out, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Map an mdc_ctx error (rules violations: emu_reply_found_errors) onto a
+ * Google error answer. */
 int emu_reply_ctx(struct emu_response *out, const struct mdc_ctx *ctx);
 /* HTTP code of a Google status name (400 for an unknown one). */
 int emu_http_code(const char *status);
@@ -108,6 +122,8 @@ struct emu_op_spec {
 				  * stamped on what the operation does */
 	emu_op_done_fn done;	/* may be NULL; not persisted across restarts */
 	void *arg;
+	json_object *fail;	/* stolen, may be NULL: the op will end with this
+				 * google.rpc.Status {code, message} as its error */
 };
 
 /* Start an operation that finishes after --lro-seconds.  Returns a new

@@ -210,7 +210,7 @@ static int emu_fixed_fields(const json_object *cur, const json_object *body, con
 		}
 		if (was ? mdc_json_equal(was, v) : !v)
 			continue;
-		emu_reply_bad_field(out, full, "field '%s' cannot be changed by an update: only labels, "
+		emu_reply_found_errors(out, full, "field '%s' cannot be changed by an update: only labels, "
 				    "node_pools and orchestrator_spec.slurm_spec's partitions, "
 				    "default_partition_id, login_node_pool_id, prolog_bash_scripts, "
 				    "epilog_bash_scripts, config, scheduling, accounting and node_sets "
@@ -289,6 +289,41 @@ static void emu_images(struct emu *e, struct mdc_images *im)
 	im->defaults = e->images;
 }
 
+/* The failure --fault create:... gives an accepted create of CL, or NULL:
+ * a google.rpc.Status as the service's failed creates end with (code 8
+ * for a stockout, 3 for a machine type the service does not allow). */
+static json_object *emu_create_fault(const struct emu *e, const json_object *cl)
+{
+	json_object *pools = mdc_json_get_arr(cl, "node_pools");
+
+	for (size_t f = 0; f < e->ncreate_faults; f++) {
+		const struct emu_create_fault *cf = &e->create_faults[f];
+
+		for (size_t i = 0; pools && i < json_object_array_length(pools); i++) {
+			json_object *p = json_object_array_get_idx(pools, i), *st;
+			const char *type = mdc_json_get_str(mdc_json_get_obj(p, "machine_spec"),
+							    "machine_type", "");
+			char msg[512];
+
+			if (*cf->machine_type && strcmp(cf->machine_type, type))
+				continue;
+			if (cf->code == 8)
+				snprintf(msg, sizeof(msg), "zone %s has not enough resources for node "
+					 "pool '%s' (%s) now (a stockout): try another zone or machine "
+					 "type, or later", mdc_json_get_str(p, "zone", "?"),
+					 mdc_json_get_str(p, "id", ""), type);
+			else
+				snprintf(msg, sizeof(msg), "machine type %s is not allowed for VM", type);
+			if (!(st = json_object_new_object()))
+				return NULL;
+			json_object_object_add(st, "code", json_object_new_int(cf->code));
+			json_object_object_add(st, "message", json_object_new_string(msg));
+			return st;
+		}
+	}
+	return NULL;
+}
+
 static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *parent,
 			      struct emu_response *out)
 {
@@ -301,16 +336,26 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	if (!id)
 		id = emu_query(r, "modelDevelopmentClusterId");
 	if (!id || !*id)
-		return emu_reply_bad_field(out, "model_development_cluster_id",
-					   "missing query parameter 'model_development_cluster_id'");
+		return emu_reply_found_errors(out, "model_development_cluster_id",
+					      "missing query parameter 'model_development_cluster_id'");
 	if (!r->body || !json_object_is_type(r->body, json_type_object))
-		return emu_reply_bad_field(out, "model_development_cluster",
-					   "the request body must be a ModelDevelopmentCluster object");
+		return emu_reply_found_errors(out, "model_development_cluster",
+					      "the request body must be a ModelDevelopmentCluster object");
 	snprintf(name, sizeof(name), "%s%s/%s", parent, EMU_COLL, id);
+	/* a cluster whose create failed stays (in ERROR) and holds its id */
 	if (emu_store_get(e, "cluster", name))
-		return emu_reply_error(out, "ALREADY_EXISTS", "model development cluster '%s' already exists",
-				       name);
+		return emu_reply_status(out, "ALREADY_EXISTS", "There is an existing "
+					"ModelDevelopmentCluster with the same ID \"%s\": delete it "
+					"and retry, or use another ID.", id);
 	mdc_ctx_clear(&ctx);
+	{
+		struct mdc_schema_result res;
+
+		/* the published resource's required fields */
+		if (mdc_schema_check_ex(r->body, NULL, MDC_SCHEMA_OUTPUT_IGNORED | MDC_SCHEMA_CREATE,
+					&res, &ctx))
+			return emu_reply_found_errors(out, res.field, "%s", ctx.msg);
+	}
 	emu_images(e, &im);
 	if (mdc_rules_check_create(id, r->body, &im, &cl, &ctx))
 		return emu_reply_ctx(out, &ctx);
@@ -343,6 +388,7 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 		.progress = "creating model development cluster",
 		.kind = "cluster", .res_name = name, .final = final,
 		.response_type = EMU_API "ModelDevelopmentCluster",
+		.fail = emu_create_fault(e, cl),
 	});
 	if (!op)
 		return emu_reply_error(out, "INTERNAL", "out of memory");
@@ -480,6 +526,46 @@ static void emu_add_events(json_object *cl, const json_object *old, const struct
 	}
 }
 
+/* The published resource's immutable fields of a node pool that the
+ * update keeps (same id) stay as they were; 1 if answered.  (The
+ * cluster's own immutable fields cannot be named in an updateMask, and
+ * emu_fixed_fields guards them without one.) */
+static int emu_immutable_changed(const json_object *cur, const json_object *next,
+				 struct emu_response *out)
+{
+	json_object *old = mdc_json_get_arr(cur, "node_pools"), *np = mdc_json_get_arr(next, "node_pools");
+	const struct mdc_schema_field *f;
+
+	for (size_t i = 0; np && old && i < json_object_array_length(np); i++) {
+		json_object *p = json_object_array_get_idx(np, i), *was = NULL;
+		const char *id = mdc_json_get_str(p, "id", "");
+
+		for (size_t j = 0; !was && j < json_object_array_length(old); j++)
+			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(old, j), "id", ""), id))
+				was = json_object_array_get_idx(old, j);
+		/* a pool's own fields, one level down: an immutable message is
+		 * compared whole */
+		for (size_t k = 0; was && (f = mdc_schema_at(k)); k++) {
+			const char *sub = f->path + strlen("node_pools.");
+			json_object *a, *b;
+			char field[300];
+
+			if (strncmp(f->path, "node_pools.", 11) || strchr(sub, '.') ||
+			    !(f->flags & MDC_SCHEMA_IMMUTABLE) || (f->flags & MDC_SCHEMA_OUTPUT))
+				continue;
+			a = mdc_json_get(was, sub);
+			b = mdc_json_get(p, sub);
+			if (a ? b && mdc_json_equal(a, b) : !b)
+				continue;
+			snprintf(field, sizeof(field), "node_pools[%zu].%s", i, sub);
+			emu_reply_found_errors(out, field, "node pool '%s': %s cannot be changed after "
+					       "the pool is created; create a new node pool instead", id, sub);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *parent,
 			     const char *name, struct emu_response *out)
 {
@@ -503,11 +589,11 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 		return 0;
 	mode = mdc_mode_parse(mode_s);
 	if (mode < 0)
-		return emu_reply_bad_field(out, "update_mode", "invalid updateMode '%s': expected "
+		return emu_reply_found_errors(out, "update_mode", "invalid updateMode '%s': expected "
 					   "UPDATE_MODE_UNSPECIFIED, USER_ONLY or USER_AND_SERVICE", mode_s);
 	if (!r->body || !json_object_is_type(r->body, json_type_object))
-		return emu_reply_bad_field(out, "model_development_cluster",
-					   "the request body must be a ModelDevelopmentCluster object");
+		return emu_reply_found_errors(out, "model_development_cluster",
+					      "the request body must be a ModelDevelopmentCluster object");
 	mdc_ctx_clear(&ctx);
 	if (mask_s && *mask_s && mdc_rules_parse_mask(mask_s, &mask, &ctx)) {
 		emu_reply_ctx(out, &ctx);
@@ -523,6 +609,8 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 		emu_reply_ctx(out, &ctx);
 		goto out;
 	}
+	if (emu_immutable_changed(cl, res.cluster, out))
+		goto out;
 	final = res.cluster;
 	res.cluster = NULL;
 	emu_now_rfc3339(now, sizeof(now));
@@ -581,11 +669,19 @@ void emu_cluster_op_done(struct emu *e, json_object *op, bool failed)
 	json_object *cl = emu_store_get(e, "cluster", name), *resp;
 
 	if (failed) {
-		/* the change never happened: a failed create leaves nothing */
-		if (cl && !strcmp(mdc_json_get_str(cl, "state", ""), "PROVISIONING"))
-			emu_store_del(e, "cluster", name);
-		else if (cl)
+		/* a create the service accepted and could not carry out keeps
+		 * the cluster, in ERROR with the operation's error (a retry of
+		 * the create gets ALREADY_EXISTS); an update changed nothing */
+		if (cl && !strcmp(mdc_json_get_str(cl, "state", ""), "PROVISIONING")) {
+			json_object *err = mdc_json_get_obj(op, "error");
+
+			emu_cluster_set_state(cl, "ERROR", NULL, NULL);
+			if (err)
+				mdc_json_set(mdc_json_get_obj(cl, "cluster_status"), "error",
+					     json_object_get(err));
+		} else if (cl) {
 			emu_cluster_set_state(cl, "RUNNING", NULL, NULL);
+		}
 		return;
 	}
 	/* the response shows what GET shows */
@@ -644,7 +740,8 @@ int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response 
 		/* the service ignores output-only fields in a request */
 		mdc_ctx_clear(&ctx);
 		if (mdc_schema_check_ex(r->raw_body, NULL, MDC_SCHEMA_OUTPUT_IGNORED, &res, &ctx))
-			return emu_reply_bad_field(out, res.field, "%s", ctx.msg);
+			return res.transcoding ? emu_reply_transcoding(out, res.field, "%s", ctx.msg)
+					       : emu_reply_found_errors(out, res.field, "%s", ctx.msg);
 		/* every name a field's own snake_case: normalising would copy
 		 * the body unchanged */
 		if (!res.camel && !r->body)
