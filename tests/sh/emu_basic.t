@@ -42,7 +42,7 @@ is "$code $(jq -r .error.status "$TEST_DIR/bad")" "400 INVALID_ARGUMENT" "list: 
 # DELETE: an LRO; polled under /v1beta1/ this time
 op=$(curl -s -X DELETE "$EMU_CLUSTERS/c4")
 name=$(jq -r .name <<<"$op")
-like "$name" "^$EMU_PARENT/operations/[0-9]+$" "delete returns an operation"
+like "$name" "^projects/[0-9]{12}/locations/us-central1/operations/[0-9]+$" "delete returns an operation, named with the project number"
 sleep 0.3
 done_op=$(curl -s "$EMU_URL/v1beta1/$name")
 is "$(jq -r .done <<<"$done_op")" true "operation GET under /v1beta1/"

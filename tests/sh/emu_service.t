@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 29
+plan 35
 emu_up --fault create:stockout:a4-highgpu-8g --fault create:invalid:a3-highgpu-8g
 emu_standard_cluster >"$TEST_DIR/std.json"
 
@@ -104,3 +104,21 @@ post s2 '.node_pools[0].machine_spec.machine_type = "a3-highgpu-8g"' >/dev/null
 op=$(emu_wait_op "$(jq -r .name "$TEST_DIR/r.json")")
 is "$(jq -c '[.error.code, .error.message]' <<<"$op")" '[3,"machine type a3-highgpu-8g is not allowed for VM"]' \
 	"create:invalid: the operation fails with 3 (INVALID_ARGUMENT)"
+
+# --- operation names carry the project number ----------------------------------------------
+post n1 '.' >/dev/null
+name=$(jq -r .name "$TEST_DIR/r.json")
+num=$(sed -n 's|^projects/\([0-9]*\)/locations/us-central1/operations/[0-9]*$|\1|p' <<<"$name")
+like "$num" '^[0-9]{12}$' "a create's operation is projects/NUMBER/locations/L/operations/N ($name)"
+is "$(emu_curl -X PATCH -H 'Content-Type: application/json' --data-binary '{"labels":{"a":"b"}}' \
+	"$EMU_CLUSTERS/c1?updateMask=labels" | jq -r .name | cut -d/ -f2)" "$num" "the same project, the same number"
+is "$(emu_curl "$EMU_URL/v1/projects/proj/locations/us-central1/operations/${name##*/}" | jq -r .name)" "$name" \
+	"the operation is found under the project id too"
+emu_wait_op "$name" >/dev/null
+other=$(emu_curl -X POST -H 'Content-Type: application/json' --data-binary @"$TEST_DIR/std.json" \
+	"$EMU_URL/$EMU_API/projects/other/locations/us-central1/modelDevelopmentClusters?modelDevelopmentClusterId=n2" | jq -r .name)
+like "$other" "^projects/[0-9]{12}/locations/us-central1/operations/[0-9]+$" "another project's operation is named with its number"
+isnt "$(cut -d/ -f2 <<<"$other")" "$num" "... which is another number"
+emu_stop
+EMU_DIR_NEXT=$EMU_DIR emu_up
+is "$(post n3 '.' >/dev/null; jq -r .name "$TEST_DIR/r.json" | cut -d/ -f2)" "$num" "the number is stable across restarts"

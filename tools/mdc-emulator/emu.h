@@ -149,6 +149,12 @@ int emu_pr_route(struct emu *e, struct emu_request *r, struct emu_response *out)
  * the location-scoped form projects/P/locations/L/operations/ID, as
  * gcloud prints it (borrowed, or NULL).  (emu_pr.c) */
 json_object *emu_pr_op_find(struct emu *e, const char *name);
+/* PARENT ("projects/P/locations/L") named with P's project number, as
+ * the service names operations (projects/123456789012/locations/L/...),
+ * in BUF; the number is stable per project id.  LEARN: names with the
+ * number are understood from then on.  (emu_pr.c) */
+const char *emu_parent_numbered(struct emu *e, const char *parent, bool learn, char *buf,
+				size_t sz);
 /* /emulator/v1/... test controls of persistent resources and pipelines:
  * 0 with OUT filled, 1 when PATH is not one of them.  (emu_pr.c) */
 int emu_pr_control(struct emu *e, struct emu_request *r, struct emu_response *out);

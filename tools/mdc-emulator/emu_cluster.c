@@ -331,7 +331,7 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	struct mdc_images im;
 	struct mdc_ctx ctx;
 	json_object *cl = NULL, *final, *op;
-	char name[1024], now[40];
+	char name[1024], now[40], op_parent[600];
 
 	if (!id)
 		id = emu_query(r, "modelDevelopmentClusterId");
@@ -383,7 +383,7 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	emu_cluster_keep_texts(final);
 	emu_store_put(e, "cluster", name, cl);
 	op = emu_op_start(e, &(struct emu_op_spec) {
-		.parent = parent,
+		.parent = emu_parent_numbered(e, parent, true, op_parent, sizeof(op_parent)),
 		.metadata_type = EMU_API "CreateModelDevelopmentClusterOperationMetadata",
 		.progress = "creating model development cluster",
 		.kind = "cluster", .res_name = name, .final = final,
@@ -577,7 +577,7 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	struct mdc_ctx ctx;
 	json_object *cl = emu_store_get(e, "cluster", name), *final, *op;
 	int mode;
-	char now[40];
+	char now[40], op_parent[600];
 
 	if (!mask_s)
 		mask_s = emu_query(r, "updateMask");
@@ -624,7 +624,7 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	emu_cluster_set_state(cl, "UPDATING", NULL, now);
 	e->dirty = true;
 	op = emu_op_start(e, &(struct emu_op_spec) {
-		.parent = parent,
+		.parent = emu_parent_numbered(e, parent, true, op_parent, sizeof(op_parent)),
 		.metadata_type = EMU_API "UpdateModelDevelopmentClusterOperationMetadata",
 		.progress = mdc_buf_str(&msg),
 		.kind = "cluster", .res_name = name, .final = final,
@@ -645,6 +645,7 @@ static int emu_cluster_delete(struct emu *e, const char *parent, const char *nam
 			      struct emu_response *out)
 {
 	json_object *cl = emu_store_get(e, "cluster", name), *op;
+	char op_parent[600];
 
 	if (!cl)
 		return emu_reply_error(out, "NOT_FOUND", "model development cluster '%s' not found", name);
@@ -653,7 +654,7 @@ static int emu_cluster_delete(struct emu *e, const char *parent, const char *nam
 	emu_cluster_set_state(cl, "STOPPING", NULL, NULL);
 	e->dirty = true;
 	op = emu_op_start(e, &(struct emu_op_spec) {
-		.parent = parent,
+		.parent = emu_parent_numbered(e, parent, true, op_parent, sizeof(op_parent)),
 		.metadata_type = EMU_API "DeleteOperationMetadata",
 		.progress = "deleting model development cluster",
 		.kind = "cluster", .res_name = name, .delete_res = true,

@@ -485,6 +485,18 @@ static int emu_op_list(struct emu *e, struct emu_request *r, struct emu_response
 		return emu_reply_error(out, "NOT_FOUND", "method %s not allowed on '%s'", r->method, r->path);
 	snprintf(prefix, sizeof(prefix), "%s/", r->name);
 	all = emu_store_list(e, "operation", prefix);
+	{
+		/* a cluster's operations are named with the project's number */
+		char num[1100];
+		json_object *more;
+
+		emu_parent_numbered(e, prefix, false, num, sizeof(num));
+		if (all && strcmp(num, prefix) && (more = emu_store_list(e, "operation", num))) {
+			for (size_t i = 0; i < json_object_array_length(more); i++)
+				json_object_array_add(all, json_object_get(json_object_array_get_idx(more, i)));
+			json_object_put(more);
+		}
+	}
 	res = json_object_new_object();
 	if (!all || !res) {
 		json_object_put(all);
