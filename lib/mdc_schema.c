@@ -390,6 +390,8 @@ static int walk_message(struct walk *w, size_t node, const json_object *obj)
 		int f = k[0] == '_' ? -1 : child_of(node, name);
 		int rc;
 
+		if (k[0] == '_' && (w->how & MDC_SCHEMA_INTERNAL_IGNORED))
+			continue;
 		if (f < 0)
 			return walk_fail(w, true, "Invalid JSON payload received. Unknown name \"%s\" at "
 					 "'%s': Cannot find field.", k, w->at);

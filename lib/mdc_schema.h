@@ -77,6 +77,9 @@ enum {
 	/* after the field checks, every required field must be set (a body
 	 * meant to create a cluster) */
 	MDC_SCHEMA_CREATE = 2,
+	/* names starting with '_' are skipped: the emulator's bookkeeping in
+	 * a stored resource (a request's are refused as unknown) */
+	MDC_SCHEMA_INTERNAL_IGNORED = 4,
 };
 
 struct mdc_schema_result {

@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 35
+plan 37
 emu_up --fault create:stockout:a4-highgpu-8g --fault create:invalid:a3-highgpu-8g
 emu_standard_cluster >"$TEST_DIR/std.json"
 
@@ -73,6 +73,11 @@ is "$(patch_pools '.[0].machineSpec.machineType = "n2-standard-16"') $(violation
 like "$(msg)" "node pool 'cpu': machine_spec cannot be changed after the pool is created" "... and says so"
 is "$(patch_pools '.[0].provisioningModel = "SPOT"') $(violation)" \
 	"400 model_development_cluster.node_pools[0].provisioning_model" "nor its provisioning model"
+is "$(patch_pools 'del(.[1].machineSpec)') $(violation)" "400 model_development_cluster.node_pools[1].machine_spec" \
+	"an update may not leave a pool without machine spec (required)"
+is "$(emu_curl -o "$TEST_DIR/r.json" -w '%{http_code}' -X PATCH -H 'Content-Type: application/json' --data-binary '{}' \
+	"$EMU_CLUSTERS/c1?updateMask=orchestrator_spec.slurm_spec.login_node_pool_id") $(violation)" \
+	"400 model_development_cluster.orchestrator_spec.slurm_spec.login_node_pool_id" "nor clear the login pool (required)"
 is "$(patch_pools '.[0].scalingSpec.maxNodeCount = 3')" 200 "its scaling spec can"
 emu_wait_op "$(jq -r .name "$TEST_DIR/r.json")" >/dev/null
 

@@ -220,6 +220,11 @@ static void test_refuses(void **state)
 	/* output-only fields ignored where the service ignores them */
 	assert_string_equal(check("{\"clusterStatus\":{\"anything\":1},\"createTime\":\"t\"}", NULL,
 				  MDC_SCHEMA_OUTPUT_IGNORED, field), "");
+	/* the emulator's bookkeeping in a stored resource */
+	assert_string_equal(check("{\"_pinned_pools\":[\"cpu\"],\"node_pools\":[{\"id\":\"x\",\"_k\":1}]}", NULL,
+				  MDC_SCHEMA_INTERNAL_IGNORED, field), "");
+	assert_non_null(strstr(check("{\"_pinned_pools\":[]}", NULL, MDC_SCHEMA_OUTPUT_IGNORED, field),
+			       "Unknown name \"_pinned_pools\""));
 	/* a path that is no field */
 	assert_non_null(strstr(check("{}", "node_pools.nope", 0, field), "no field"));
 	/* not an object */

@@ -611,6 +611,18 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	}
 	if (emu_immutable_changed(cl, res.cluster, out))
 		goto out;
+	{
+		struct mdc_schema_result sr;
+
+		/* what the update leaves must still have the published
+		 * resource's required fields (a pool without machine spec, a
+		 * cleared login pool) */
+		if (mdc_schema_check_ex(res.cluster, NULL, MDC_SCHEMA_OUTPUT_IGNORED |
+					MDC_SCHEMA_INTERNAL_IGNORED | MDC_SCHEMA_CREATE, &sr, &ctx)) {
+			emu_reply_found_errors(out, sr.field, "%s", ctx.msg);
+			goto out;
+		}
+	}
 	final = res.cluster;
 	res.cluster = NULL;
 	emu_now_rfc3339(now, sizeof(now));
