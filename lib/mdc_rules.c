@@ -605,6 +605,30 @@ static int mdc_check_pool_provisioning(const json_object *p, const char *id, str
 	return 0;
 }
 
+/* Machine types whose boot disk can only be hyperdisk-balanced: A3 Ultra
+ * (the published resource: its default is hyperdisk-balanced) and A4 (the
+ * service refuses pd-standard on a4-highgpu-8g, in a real answer in
+ * behardja/cloud-training-cluster). */
+static const char *const mdc_hyperdisk_only[] = { "a3-ultragpu-", "a4-" };
+
+static int mdc_check_pool_disk(const json_object *p, size_t i, const char *id, struct mdc_ctx *ctx)
+{
+	const char *type = mdc_json_get_str(mdc_json_get(p, "machine_spec"), "machine_type", "");
+	const char *disk = mdc_json_get_str(mdc_json_get(p, "boot_disk"), "boot_disk_type", "");
+	char field[128];
+
+	if (!*disk || !strcmp(disk, "hyperdisk-balanced"))
+		return 0;
+	for (size_t k = 0; k < sizeof(mdc_hyperdisk_only) / sizeof(mdc_hyperdisk_only[0]); k++)
+		if (mdc_startswith(type, mdc_hyperdisk_only[k])) {
+			snprintf(field, sizeof(field), "node_pools[%zu].boot_disk.boot_disk_type", i);
+			return mdc_rules_fail(ctx, field, "node pool '%s': machine type %s takes "
+					      "boot_disk_type hyperdisk-balanced (or unset, the default), "
+					      "not '%s'", id, mdc_safe(type), mdc_safe(disk));
+		}
+	return 0;
+}
+
 /* *OUT = the integer at OBJ.FIELD (0 when absent); false if not one. */
 static bool mdc_json_count(const json_object *obj, const char *field, long long max,
 			   long long *out)
@@ -677,7 +701,8 @@ static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
 		    (rc = mdc_rules_check_node_counts(id, n[0], n[1], ctx)))
 			return rc;
 		if ((rc = mdc_check_pool_enums(p, id, ctx)) ||
-		    (rc = mdc_check_pool_provisioning(p, id, ctx)))
+		    (rc = mdc_check_pool_provisioning(p, id, ctx)) ||
+		    (rc = mdc_check_pool_disk(p, i, id, ctx)))
 			return rc;
 	}
 	return 0;

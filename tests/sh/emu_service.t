@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 37
+plan 39
 emu_up --fault create:stockout:a4-highgpu-8g --fault create:invalid:a3-highgpu-8g
 emu_standard_cluster >"$TEST_DIR/std.json"
 
@@ -49,6 +49,12 @@ is "$(curl -s -o /dev/null -w '%{http_code}' "$EMU_CLUSTERS/r1")" 404 "... and n
 is "$(post r1 '.node_pools[0].boot_disk.boot_disk_type = "pd-balanced"') $(violation)" \
 	"400 model_development_cluster.node_pools[0].boot_disk.boot_disk_type" "boot disk type outside pd-ssd/pd-standard/hyperdisk-balanced: refused"
 like "$(msg)" "^List of found errors:	1\.Field: .*expected one of pd-ssd, pd-standard, hyperdisk-balanced	$" "... listing the types"
+a4='.node_pools[0].machine_spec = {machine_type: "a4-highgpu-8g", accelerator_type: "NVIDIA_B200", accelerator_count: 8}
+	| .node_pools[0].provisioning_model = "ON_DEMAND"'
+is "$(post r1 "$a4") $(violation)" "400 model_development_cluster.node_pools[0].boot_disk.boot_disk_type" \
+	"an A4 pool on pd-standard: refused, as the service does"
+like "$(msg)" "machine type a4-highgpu-8g takes boot_disk_type hyperdisk-balanced \(or unset, the default\), not 'pd-standard'" \
+	"... saying which disk it takes"
 is "$(post r1 '.node_pools[0].provisioning_model = "PREEMPTIBLE"') $(violation)" \
 	"400 model_development_cluster.node_pools[0].provisioning_model" "an unknown provisioning model: refused"
 is "$(post r1 '.node_pools[0].machine_spec += {accelerator_type: "NVIDIA_L4", accelerator_count: 1}') $(violation)" \
