@@ -13,6 +13,7 @@
 #include "mdc_hash.h"
 #include "mdc_json.h"
 #include "mdc_rules.h"
+#include "mdc_schema.h"
 #include "mdc_str.h"
 #include "sc_options.h"
 
@@ -536,40 +537,37 @@ static const struct {
 	{ "machine_spec", "accelerator_count", 16 },
 };
 
-/* A node pool's enums, as the published resource lists them (magic-modules
- * ModelDevelopmentCluster.yaml); a value outside is refused at request time
- * as the service does. */
-static const struct mdc_pool_enum {
-	const char *obj, *field;	/* OBJ may be a dotted path; "" is the pool */
-	const char *const values[6];
-} mdc_pool_enums[] = {
-	{ "boot_disk", "boot_disk_type", { "pd-ssd", "pd-standard", "hyperdisk-balanced" } },
-	{ "", "provisioning_model", { "PROVISIONING_MODEL_UNSPECIFIED", "ON_DEMAND", "RESERVATION",
-				      "SPOT", "FLEX_START" } },
-	{ "machine_spec.reservation_affinity", "reservation_affinity_type",
-	  { "NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION" } },
-	{ "confidential_instance_config", "confidential_instance_type", { "SEV", "SEV_SNP", "TDX" } },
+/* A node pool's enums: their values are the schema's (lib/mdc_schema.c,
+ * the published resource); a value outside is refused at request time as
+ * the service does. */
+static const char *const mdc_pool_enums[] = {
+	"boot_disk.boot_disk_type",
+	"provisioning_model",
+	"machine_spec.reservation_affinity.reservation_affinity_type",
+	"confidential_instance_config.confidential_instance_type",
 };
 
 static int mdc_check_pool_enums(const json_object *p, const char *id, struct mdc_ctx *ctx)
 {
 	for (size_t i = 0; i < sizeof(mdc_pool_enums) / sizeof(mdc_pool_enums[0]); i++) {
-		const struct mdc_pool_enum *e = &mdc_pool_enums[i];
-		json_object *v = mdc_json_get(*e->obj ? mdc_json_get_path(p, e->obj) : p, e->field);
+		char path[128];
+		const struct mdc_schema_field *f;
+		json_object *v = mdc_json_get_path(p, mdc_pool_enums[i]);
 		struct mdc_buf b = MDC_BUF_INIT;
 		bool ok = false;
 		int rc;
 
-		if (!v)
+		snprintf(path, sizeof(path), "node_pools.%s", mdc_pool_enums[i]);
+		if (!v || !(f = mdc_schema_find(path)) || !f->values)
 			continue;
-		for (size_t k = 0; e->values[k] && json_object_is_type(v, json_type_string); k++)
-			ok = ok || !strcmp(json_object_get_string(v), e->values[k]);
+		for (size_t k = 0; f->values[k] && json_object_is_type(v, json_type_string); k++)
+			ok = ok || !strcmp(json_object_get_string(v), f->values[k]);
 		if (ok)
 			continue;
-		for (size_t k = 0; e->values[k]; k++)
-			mdc_buf_addf(&b, "%s%s", k ? ", " : "", e->values[k]);
-		rc = mdc_rules_fail(ctx, "node_pools", "node pool '%s': invalid %s%s%s '%s': expected "
-				    "one of %s", id, e->obj, *e->obj ? "." : "", e->field,
+		for (size_t k = 0; f->values[k]; k++)
+			mdc_buf_addf(&b, "%s%s", k ? ", " : "", f->values[k]);
+		rc = mdc_rules_fail(ctx, "node_pools", "node pool '%s': invalid %s '%s': expected "
+				    "one of %s", id, mdc_pool_enums[i],
 				    mdc_safe(json_object_get_string(v)), mdc_buf_str(&b));
 		mdc_buf_free(&b);
 		return rc;
@@ -604,6 +602,30 @@ static int mdc_check_pool_provisioning(const json_object *p, const char *id, str
 	if (mdc_json_get(p, "flex_start_max_duration") && strcmp(model, "FLEX_START"))
 		return mdc_rules_fail(ctx, "node_pools", "node pool '%s': flex_start_max_duration "
 				      "applies only with provisioning_model FLEX_START", id);
+	return 0;
+}
+
+/* Machine types whose boot disk can only be hyperdisk-balanced: A3 Ultra
+ * (the published resource: its default is hyperdisk-balanced) and A4 (the
+ * service refuses pd-standard on a4-highgpu-8g, in a real answer in
+ * behardja/cloud-training-cluster). */
+static const char *const mdc_hyperdisk_only[] = { "a3-ultragpu-", "a4-" };
+
+static int mdc_check_pool_disk(const json_object *p, size_t i, const char *id, struct mdc_ctx *ctx)
+{
+	const char *type = mdc_json_get_str(mdc_json_get(p, "machine_spec"), "machine_type", "");
+	const char *disk = mdc_json_get_str(mdc_json_get(p, "boot_disk"), "boot_disk_type", "");
+	char field[128];
+
+	if (!*disk || !strcmp(disk, "hyperdisk-balanced"))
+		return 0;
+	for (size_t k = 0; k < sizeof(mdc_hyperdisk_only) / sizeof(mdc_hyperdisk_only[0]); k++)
+		if (mdc_startswith(type, mdc_hyperdisk_only[k])) {
+			snprintf(field, sizeof(field), "node_pools[%zu].boot_disk.boot_disk_type", i);
+			return mdc_rules_fail(ctx, field, "node pool '%s': machine type %s takes "
+					      "boot_disk_type hyperdisk-balanced (or unset, the default), "
+					      "not '%s'", id, mdc_safe(type), mdc_safe(disk));
+		}
 	return 0;
 }
 
@@ -679,7 +701,8 @@ static int mdc_check_pools(const json_object *pools, struct mdc_ctx *ctx)
 		    (rc = mdc_rules_check_node_counts(id, n[0], n[1], ctx)))
 			return rc;
 		if ((rc = mdc_check_pool_enums(p, id, ctx)) ||
-		    (rc = mdc_check_pool_provisioning(p, id, ctx)))
+		    (rc = mdc_check_pool_provisioning(p, id, ctx)) ||
+		    (rc = mdc_check_pool_disk(p, i, id, ctx)))
 			return rc;
 	}
 	return 0;

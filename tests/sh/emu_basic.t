@@ -23,7 +23,8 @@ is "$(jq -r 'has("orchestrator_spec")' <<<"$got")" false "no snake_case in the a
 is "$(jq -c '[.nodePools[].nodeImage]' <<<"$got")" '["",""]' "never-updated cluster reports empty node_image (C11)"
 
 # camelCase request bodies are accepted too
-jq '{displayName, nodePools: .node_pools, orchestratorSpec: {slurmSpec: {partitions: [{id: "cpu", nodePoolIds: ["cpu"]}], loginNodePoolId: "login"}}}' \
+jq '{displayName, network, nodePools: .node_pools, orchestratorSpec: {slurmSpec: {homeDirectoryStorage: .orchestrator_spec.slurm_spec.home_directory_storage,
+	partitions: [{id: "cpu", nodePoolIds: ["cpu"]}], loginNodePoolId: "login"}}}' \
 	< <(emu_standard_cluster) >"$TEST_DIR/camel.json"
 op=$(emu_create_cluster c2 "$TEST_DIR/camel.json")
 is "$(jq -r '.response.orchestratorSpec.slurmSpec.loginNodePoolId' <<<"$op")" login "camelCase create accepted"
@@ -41,7 +42,7 @@ is "$code $(jq -r .error.status "$TEST_DIR/bad")" "400 INVALID_ARGUMENT" "list: 
 # DELETE: an LRO; polled under /v1beta1/ this time
 op=$(curl -s -X DELETE "$EMU_CLUSTERS/c4")
 name=$(jq -r .name <<<"$op")
-like "$name" "^$EMU_PARENT/operations/[0-9]+$" "delete returns an operation"
+like "$name" "^projects/[0-9]{12}/locations/us-central1/operations/[0-9]+$" "delete returns an operation, named with the project number"
 sleep 0.3
 done_op=$(curl -s "$EMU_URL/v1beta1/$name")
 is "$(jq -r .done <<<"$done_op")" true "operation GET under /v1beta1/"

@@ -45,5 +45,7 @@ done_op=$(emu_wait_op "$(jq -r .name <<<"$op")")
 is "$(jq -c '[.done, .error.code, (.error.message | test("operation failed"))]' <<<"$done_op")" '[true,13,true]' \
 	"operation:fail: done with an error (code, message)"
 is "$(jq -r 'has("response")' <<<"$done_op")" false "... and no response"
-code=$(curl -s -o /dev/null -w '%{http_code}' "$EMU_CLUSTERS/f1")
-is "$code" 404 "... a failed create leaves no cluster"
+# as on the service, an accepted create that fails keeps the cluster, in ERROR
+got=$(curl -s -w '\n%{http_code}' "$EMU_CLUSTERS/f1")
+is "${got##*$'\n'} $(jq -c '[.clusterStatus.state, .clusterStatus.error.code]' <<<"${got%$'\n'*}")" '200 ["ERROR",13]' \
+	"... a failed create leaves the cluster in ERROR with the operation's error"

@@ -81,7 +81,8 @@ is "$(emu_curl "$EMU_CLUSTERS/g1" | jq -r .displayName)" renamed "... and kept"
 is "$(dn "$(printf 'é%.0s' $(seq 128))")" 200 "128 characters (two bytes each) are allowed"
 emu_wait_op "$(jq -r .name "$TEST_DIR/dn.out")" >/dev/null
 is "$(dn "$(printf 'x%.0s' $(seq 129))") $(jq -r .error.message "$TEST_DIR/dn.out")" \
-	"400 display_name is 129 characters long: at most 128 are allowed" "129 are refused, naming the field"
+	"400 List of found errors:	1.Field: model_development_cluster.display_name; Message: model_development_cluster.display_name is 129 characters long: at most 128 are allowed	" \
+	"129 are refused, naming the field (the service's validation form)"
 
 # the published enums and provisioning constraints, refused at request time
 bad() { # bad JQ-EDIT: create g2 from the GPU example with an edit; the message
@@ -90,9 +91,9 @@ bad() { # bad JQ-EDIT: create g2 from the GPU example with an edit; the message
 		"$EMU_CLUSTERS?model_development_cluster_id=g2" | jq -r '.error.message // "accepted"'
 }
 like "$(bad '.nodePools[2].bootDisk = {bootDiskType: "pd-balanced"}')" \
-	"node pool 'login': invalid boot_disk.boot_disk_type 'pd-balanced': expected one of pd-ssd, pd-standard, hyperdisk-balanced" \
+	"invalid model_development_cluster.node_pools\\[2\\].boot_disk.boot_disk_type 'pd-balanced': expected one of pd-ssd, pd-standard, hyperdisk-balanced" \
 	"an unknown boot disk type is refused with the list"
-like "$(bad '.nodePools[1].provisioningModel = "PREEMPTIBLE"')" "invalid provisioning_model 'PREEMPTIBLE'" \
+like "$(bad '.nodePools[1].provisioningModel = "PREEMPTIBLE"')" "invalid model_development_cluster.node_pools\\[1\\].provisioning_model 'PREEMPTIBLE'" \
 	"an unknown provisioning model is refused"
 like "$(bad '.nodePools[1] |= del(.provisioningModel, .flexStartMaxDuration)')" \
 	"node pool 'flex' has GPUs and no reservation affinity: set provisioning_model" \

@@ -77,9 +77,9 @@ is "$(code)" 400 "pipelineJobs.list: an unknown parameter is refused"
 cur=$(curl -sS "$EMU_CLUSTERS/c1")
 got=$(req PATCH "$EMU_CLUSTERS/c1" "$(jq -c '.runtimeSpec.serviceAccount = "x@p.iam.gserviceaccount.com"' <<<"$cur")")
 is "$(code) $(jq -r '.error.details[] | select(."@type" | endswith("BadRequest")) | .fieldViolations[0].field' <<<"$got")" \
-	"400 runtime_spec" "no mask: changing runtime_spec (immutable) is a 400 naming the field"
+	"400 model_development_cluster.runtime_spec" "no mask: changing runtime_spec (immutable) is a 400 naming the field"
 got=$(req PATCH "$EMU_CLUSTERS/c1" "$(jq -c '.orchestratorSpec.slurmSpec.homeDirectoryStorage = "projects/p/x"' <<<"$cur")")
-like "$(code) $(jq -r .error.message <<<"$got")" "^400 field 'orchestrator_spec.slurm_spec.home_directory_storage' cannot be changed" \
+like "$(code) $(jq -r .error.message <<<"$got")" "^400 List of found errors:	1.Field: model_development_cluster.orchestrator_spec.slurm_spec.home_directory_storage; Message: field 'orchestrator_spec.slurm_spec.home_directory_storage' cannot be changed" \
 	"no mask: changing home_directory_storage is refused, named"
 got=$(req PATCH "$EMU_CLUSTERS/c1" "$(jq -c '.network.network = "projects/p/global/networks/other"' <<<"$cur")")
 is "$(code)" 400 "no mask: changing the network is refused"

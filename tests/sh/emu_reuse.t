@@ -68,7 +68,7 @@ out=$(send "$mask" "$(jq '{orchestrator_spec: {slurm_spec: {partitions: .}}}' <<
 	sed 's/"orchestrator_spec"/"orchestrator_spec": {}, "orchestrator_spec"/')")
 is "$(sort -u <<<"$out" | wc -l)" 1 "a repeated key on the way: the same answer from both ($(head -1 <<<"$out"))"
 out=$(send "$mask" "{\"orchestrator_spec\":{\"slurm_spec\":{\"partitions\":$parts,\"partitions\":[$(jq -c '.[1]' <<<"$parts")]}}}")
-is "$(sort -u <<<"$out")" "400 the update removes or renames partition 'p0', the default partition: set default_partition_id to another partition first" \
+is "$(sort -u <<<"$out")" "400 List of found errors:	1.Field: model_development_cluster.orchestrator_spec.slurm_spec.partitions; Message: the update removes or renames partition 'p0', the default partition: set default_partition_id to another partition first	" \
 	"... where the last list drops the default partition: refused by both"
 out=$(send "$mask" "$(body "$parts" | sed 's/]}}}$/,]}}}/')")
 like "$(sort -u <<<"$out")" "^400 invalid JSON payload received" "invalid JSON: 400 from both"

@@ -20,7 +20,9 @@ patch() {
 }
 get() { curl -s "$EMU_CLUSTERS/$1"; }
 err() { jq -r '"\(.error.code) \(.error.status)"' <<<"$BODY"; }
-msg() { jq -r .error.message <<<"$BODY"; }
+# the service's validation message is "List of found errors:<TAB>1.Field: F;
+# Message: M<TAB>": M, for the rules' wording (the form: emu_service.t)
+msg() { jq -r .error.message <<<"$BODY" | sed -E 's/^List of found errors:\t1\.Field: [^;]*; Message: //; s/\t$//'; }
 
 # --- C1 allowed mask paths -------------------------------------------------------
 patch c1 "updateMask=network" '{"network":{"network":"projects/p/global/networks/x"}}'
@@ -107,7 +109,8 @@ like "$CODE $(msg)" "^400 .*'PriorityWeightAge' and 'priorityweightage' are the 
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAgee":"5"}}}}'
 like "$CODE $(msg)" "^400 .*unknown key 'PriorityWeightAgee' \(did you mean 'PriorityWeightAge'\?\)" "C7: unknown key named with a suggestion"
 patch c1 "updateMask=$SS.config" '{"orchestrator_spec":{"slurm_spec":{"config":{"PriorityWeightAge":5}}}}'
-like "$CODE $(msg)" "^400 .*must be a string" "C7: values are strings"
+like "$CODE $(msg)" "^400 Invalid value at 'model_development_cluster.orchestrator_spec.slurm_spec.config\\[PriorityWeightAge\\]' \\(TYPE_STRING\\), 5" \
+	"C7: values are strings (the schema's type check, placed)"
 patch c1 "updateMask=$SS.node_sets" '{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"10","Features":"fast"}}]}}}'
 is "$CODE $(get c1 | jq -c '.orchestratorSpec.slurmSpec.nodeSets[0].config')" '200 {"Weight":"10","Features":"fast"}' "C7: node_sets map accepted"
 patch c1 "updateMask=$SS.node_sets" '{"orchestrator_spec":{"slurm_spec":{"node_sets":[{"node_pool_id":"cpu","config":{"Weight":"20"}}]}}}'
@@ -158,7 +161,7 @@ like "$CODE $(msg)" "^400 .*invalid value PriorityWeightAge='lots'" "C13: a bad 
 for id in Upper 1abc abcdefghijk a-b; do
 	code=$(curl -s -o "$TEST_DIR/resp" -w '%{http_code}' -X POST --data-binary @"$TEST_DIR/emu-cluster-c1.json" \
 		"$EMU_CLUSTERS?model_development_cluster_id=$id")
-	like "$code $(jq -r .error.message "$TEST_DIR/resp")" "^400 invalid cluster id '$id'.*\^\[a-z\]\[a-z0-9\]\{0,9\}\\$" "id rule: '$id' rejected"
+	like "$code $(BODY=$(<"$TEST_DIR/resp") msg)" "^400 invalid cluster id '$id'.*\^\[a-z\]\[a-z0-9\]\{0,9\}\\$" "id rule: '$id' rejected"
 done
 op=$(emu_create_cluster abcdefghij)
 is "$(jq -r .done <<<"$op")" true "id rule: ten characters accepted"
@@ -186,11 +189,11 @@ for id in '*' '../../../../etc/passwd' '--help' '-o/tmp/x' 'DEFAULT' 'a b'; do
 	patch c1 "updateMask=$SS.partitions" "$(parts "$id")"
 	like "$CODE $(msg)" "^400 invalid partition id '$(sed 's/[].*[]/\\&/g' <<<"$id")'" "16.3: partition id '$id' rejected"
 done
-is "$(field)" "$SS.partitions" "16.3: BadRequest names the partitions field"
+is "$(field)" "model_development_cluster.$SS.partitions" "16.3: BadRequest names the partitions field"
 pools=$(get c1 | jq -c '[.nodePools[] | del(.nodeImage)]')
 for n in 100000 10001 -1 1.5 true 1e400 '"1e400"' 9223372036854775807 '"9223372036854775807"'; do
 	patch c1 "updateMask=node_pools" "{\"nodePools\":$(jq -c --argjson n "$n" '.[0].scalingSpec.maxNodeCount = $n' <<<"$pools")}"
-	like "$CODE $(msg)" "^400 node pool 'cpu': (scaling_spec.max_node_count must be an integer from 0 to 10000|node counts need 0 <= min <= max <= 10000)" \
+	like "$CODE $(msg)" "^400 (node pool 'cpu': (scaling_spec.max_node_count must be an integer from 0 to 10000|node counts need 0 <= min <= max <= 10000)|Invalid value at 'model_development_cluster.node_pools\\[0\\].scaling_spec.max_node_count' \\(TYPE_INT64\\))" \
 		"16.3: maxNodeCount $n rejected"
 done
 patch c1 "updateMask=node_pools" "{\"nodePools\":$(jq -c '.[0].scalingSpec.maxNodeCount = "10000"' <<<"$pools")}"

@@ -24,10 +24,10 @@ is "$(head -1 "$log" | jq -c '[.method, .path, .query]')" \
 	"the first request creates cluster lab"
 is "$(head -1 "$log" | jq -c '.body | [[.node_pools[] | [.id, .machine_spec.machine_type,
 	.scaling_spec.min_node_count, .scaling_spec.max_node_count]], .orchestrator_spec.slurm_spec]')" \
-	'[[["compute","n2-standard-2",1,1],["login","n2-standard-2",1,1]],{"login_node_pool_id":"login","partitions":[{"id":"debug","node_pool_ids":["compute"]}],"default_partition_id":"debug"}]' \
+	'[[["compute","n2-standard-2",1,1],["login","n2-standard-2",1,1]],{"home_directory_storage":"projects/lab/locations/local-a/instances/home","login_node_pool_id":"login","partitions":[{"id":"debug","node_pool_ids":["compute"]}],"default_partition_id":"debug"}]' \
 	"it sends the compute and login pools and partition debug"
 polls=$(tail -n +2 "$log" | jq -r '.method + " " + .path' | sort -u)
-is "$(sed -E 's|^GET /v1/projects/lab/locations/local/operations/[^ /]+$|poll|' <<<"$polls")" poll \
+is "$(sed -E 's|^GET /v1/projects/[0-9]+/locations/local/operations/[^ /]+$|poll|' <<<"$polls")" poll \
 	"then it only polls the operation with /v1/"
 
 cl=$(lab_curl "$MDC_ENDPOINT/v1beta1/$MDC_CLUSTER")

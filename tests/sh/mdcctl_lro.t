@@ -19,7 +19,7 @@ hold true
 out=$(M --async labels set env=a); rc=$?
 is "$rc" "$EXIT_OK" "--async exits 0 at once"
 op=$(printf '%s\n' "$out" | sed -n 's/^operation: //p')
-like "$op" "^projects/proj/locations/us-central1/operations/[0-9]+$" "--async prints the operation name"
+like "$op" "^projects/[0-9]+/locations/us-central1/operations/[0-9]+$" "--async prints the operation name (named with the project number, as the service does)"
 like "$out" "wait for it with: mdcctl operations wait $op" "and how to wait for it"
 is "$(jq -r 'select(.path | startswith("/v1/")) | .method' "$EMU_LOG" | wc -l | tr -d ' ')" 0 "--async polls nothing"
 out=$(M operations describe "$op"); rc=$?

@@ -90,7 +90,7 @@ like "$err" "still running after 1 s; it continues: wait with 'mdcctl operations
 	"and says how to go on waiting"
 is "$(count c3 PATCH)" 1 "one PATCH, not resent"
 op=$(jq -r 'select(.method == "GET" and (.path | startswith("/v1/"))) | .path' "$EMU_LOG" | sort -u)
-like "$op" "^/v1/projects/proj/locations/us-central1/operations/[0-9]+$" "the operation was polled"
+like "$op" "^/v1/projects/[0-9]+/locations/us-central1/operations/[0-9]+$" "the operation was polled"
 is "$(emu_curl "$EMU_CLUSTERS/c3" | jq -r .state)" UPDATING "the cluster is still UPDATING"
 
 : >"$EMU_LOG"

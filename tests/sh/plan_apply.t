@@ -56,7 +56,7 @@ is "$(jq -r '.verify.live' <<<"$json")" false "apply --format json: verify resul
 # --async: the operation name and how to wait, no verify
 sed 's/^PriorityWeightAge=.*/PriorityWeightAge=3500/' "$SLURM_CONF" >"$TEST_DIR/a.conf"
 out=$(mdcctl --yes --async apply "$TEST_DIR/a.conf" 2>&1)
-like "$out" "wait for it with: mdcctl operations wait projects/proj/locations/us-central1/operations/[0-9]+" \
+like "$out" "wait for it with: mdcctl operations wait projects/[0-9]+/locations/us-central1/operations/[0-9]+" \
 	"apply --async prints the operation and how to wait for it"
 unlike "$out" "verify:" "and does not verify"
 op=$(sed -n 's/^operation: //p' <<<"$out")

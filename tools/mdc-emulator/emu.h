@@ -63,7 +63,21 @@ int emu_reply_bad_field(struct emu_response *out, const char *field, const char 
 int emu_reply_error_detail(struct emu_response *out, const char *status, json_object *detail,
 			   const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Map an mdc_ctx error (rules violations...) onto a Google error answer. */
+/* The cluster routes answer as the service does, without ErrorInfo:
+ * STATUS alone (its 409 ALREADY_EXISTS has no details), ... */
+int emu_reply_status(struct emu_response *out, const char *status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* ... the API front end's refusal of a body (an unknown name, a wrong
+ * type): the message and a BadRequest naming FIELD, ... */
+int emu_reply_transcoding(struct emu_response *out, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* ... and the service's own validation: "List of found errors:\t1.Field:
+ * model_development_cluster.FIELD; Message: ...\t" with a BadRequest
+ * (FIELD: a body path in snake_case, or a request parameter). */
+int emu_reply_found_errors(struct emu_response *out, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Map an mdc_ctx error (rules violations: emu_reply_found_errors) onto a
+ * Google error answer. */
 int emu_reply_ctx(struct emu_response *out, const struct mdc_ctx *ctx);
 /* HTTP code of a Google status name (400 for an unknown one). */
 int emu_http_code(const char *status);
@@ -108,6 +122,8 @@ struct emu_op_spec {
 				  * stamped on what the operation does */
 	emu_op_done_fn done;	/* may be NULL; not persisted across restarts */
 	void *arg;
+	json_object *fail;	/* stolen, may be NULL: the op will end with this
+				 * google.rpc.Status {code, message} as its error */
 };
 
 /* Start an operation that finishes after --lro-seconds.  Returns a new
@@ -133,6 +149,12 @@ int emu_pr_route(struct emu *e, struct emu_request *r, struct emu_response *out)
  * the location-scoped form projects/P/locations/L/operations/ID, as
  * gcloud prints it (borrowed, or NULL).  (emu_pr.c) */
 json_object *emu_pr_op_find(struct emu *e, const char *name);
+/* PARENT ("projects/P/locations/L") named with P's project number, as
+ * the service names operations (projects/123456789012/locations/L/...),
+ * in BUF; the number is stable per project id.  LEARN: names with the
+ * number are understood from then on.  (emu_pr.c) */
+const char *emu_parent_numbered(struct emu *e, const char *parent, bool learn, char *buf,
+				size_t sz);
 /* /emulator/v1/... test controls of persistent resources and pipelines:
  * 0 with OUT filled, 1 when PATH is not one of them.  (emu_pr.c) */
 int emu_pr_control(struct emu *e, struct emu_request *r, struct emu_response *out);

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "emu_int.h"
-#include <pthread.h>
 #include "mdc_buf.h"
 #include "mdc_json.h"
+#include "mdc_schema.h"
 #include "mdc_str.h"
 
 #define EMU_API "type.googleapis.com/google.cloud.aiplatform.v1beta1."
@@ -168,247 +168,17 @@ void emu_cluster_set_state(json_object *cl, const char *state, const struct mdc_
 	mdc_json_set(cl, "cluster_status", st);
 }
 
-/* --- the resource's schema ------------------------------------------------------
- *
- * The fields of a ModelDevelopmentCluster the emulator models (DESIGN section
- * 3 and what the service answers), snake_case paths; an array of messages
- * names its elements' fields under the array's path.  The service's JSON
- * transcoding refuses any other name, in either spelling. */
-enum {
-	EMU_F_MAP = 1,		/* inner names are data (a map, slurm.conf keys) */
-	EMU_F_OUTPUT = 2,	/* output only: ignored in a request */
-};
-
-static const struct emu_field {
-	const char *path;
-	unsigned flags;
-} emu_cluster_fields[] = {
-	{ "name", EMU_F_OUTPUT },
-	{ "display_name", 0 },
-	{ "labels", EMU_F_MAP },
-	{ "network", 0 },
-	{ "network.network", 0 },
-	{ "network.subnetwork", 0 },
-	{ "node_pools", 0 },
-	{ "node_pools.id", 0 },
-	{ "node_pools.machine_spec", 0 },
-	{ "node_pools.machine_spec.machine_type", 0 },
-	{ "node_pools.machine_spec.accelerator_type", 0 },
-	{ "node_pools.machine_spec.accelerator_count", 0 },
-	{ "node_pools.scaling_spec", 0 },
-	{ "node_pools.scaling_spec.min_node_count", 0 },
-	{ "node_pools.scaling_spec.max_node_count", 0 },
-	{ "node_pools.zone", 0 },
-	{ "node_pools.enable_public_ips", 0 },
-	{ "node_pools.boot_disk", 0 },
-	{ "node_pools.boot_disk.boot_disk_type", 0 },
-	{ "node_pools.boot_disk.boot_disk_size_gb", 0 },
-	{ "node_pools.node_image", 0 },
-	/* published in magic-modules mmv1/products/vertexai/
-	 * ModelDevelopmentCluster.yaml (GPU pools with reservations, flex
-	 * start, mounts); stored and returned as sent */
-	{ "node_pools.machine_spec.reservation_affinity", 0 },
-	{ "node_pools.machine_spec.reservation_affinity.reservation_affinity_type", 0 },
-	{ "node_pools.machine_spec.reservation_affinity.key", 0 },
-	{ "node_pools.machine_spec.reservation_affinity.values", 0 },
-	{ "node_pools.provisioning_model", 0 },
-	{ "node_pools.flex_start_max_duration", 0 },
-	{ "node_pools.effective_flex_start_max_duration", EMU_F_OUTPUT },
-	{ "node_pools.filestores", 0 },
-	{ "node_pools.lustres", 0 },
-	{ "node_pools.startup_script", 0 },
-	{ "node_pools.labels", EMU_F_MAP },
-	{ "node_pools.confidential_instance_config", 0 },
-	{ "node_pools.confidential_instance_config.confidential_instance_type", 0 },
-	{ "orchestrator_spec", 0 },
-	{ "orchestrator_spec.slurm_spec", 0 },
-	{ "orchestrator_spec.slurm_spec.home_directory_storage", 0 },
-	{ "orchestrator_spec.slurm_spec.partitions", 0 },
-	{ "orchestrator_spec.slurm_spec.partitions.id", 0 },
-	{ "orchestrator_spec.slurm_spec.partitions.node_pool_ids", 0 },
-	{ "orchestrator_spec.slurm_spec.partitions.config", EMU_F_MAP },
-	{ "orchestrator_spec.slurm_spec.default_partition_id", 0 },
-	{ "orchestrator_spec.slurm_spec.login_node_pool_id", 0 },
-	{ "orchestrator_spec.slurm_spec.prolog_bash_scripts", 0 },
-	{ "orchestrator_spec.slurm_spec.epilog_bash_scripts", 0 },
-	{ "orchestrator_spec.slurm_spec.config", EMU_F_MAP },
-	/* the legacy fields: their settings are checked by the rules (C9) */
-	{ "orchestrator_spec.slurm_spec.scheduling", EMU_F_MAP },
-	{ "orchestrator_spec.slurm_spec.accounting", EMU_F_MAP },
-	{ "orchestrator_spec.slurm_spec.node_sets", 0 },
-	{ "orchestrator_spec.slurm_spec.node_sets.node_pool_id", 0 },
-	{ "orchestrator_spec.slurm_spec.node_sets.config", EMU_F_MAP },
-	/* published too (same source) */
-	{ "runtime_spec", 0 },
-	{ "runtime_spec.service_account", 0 },
-	{ "lustre_export_config", 0 },
-	{ "lustre_export_config.days_of_week", 0 },
-	{ "lustre_export_config.destination_bucket", 0 },
-	{ "lustre_export_config.lustres", 0 },
-	{ "lustre_export_config.start_time", 0 },
-	{ "lustre_export_config.start_time.hours", 0 },
-	{ "lustre_export_config.start_time.minutes", 0 },
-	{ "runtime", EMU_F_OUTPUT | EMU_F_MAP },
-	{ "start_time", EMU_F_OUTPUT },
-	{ "create_time", EMU_F_OUTPUT },
-	{ "update_time", EMU_F_OUTPUT },
-	{ "state", EMU_F_OUTPUT },
-	{ "cluster_status", EMU_F_OUTPUT | EMU_F_MAP },
-	{ "cluster_events", EMU_F_OUTPUT | EMU_F_MAP },
-};
-
-#define EMU_NFIELDS (sizeof(emu_cluster_fields) / sizeof(emu_cluster_fields[0]))
-#define EMU_PATH_MAX 512
-
-/* The schema as a tree, built once: a body of N partitions looks up 3N
- * names, each among the few children of its parent field.  Node
- * EMU_NFIELDS is the resource itself; -1 ends a list. */
-static int emu_field_first[EMU_NFIELDS + 1], emu_field_next[EMU_NFIELDS];
-static size_t emu_field_leaf[EMU_NFIELDS];	/* where the last name of the path starts */
-static pthread_once_t emu_field_once = PTHREAD_ONCE_INIT;
-
-static void emu_field_tree_build(void)
-{
-	for (size_t i = 0; i <= EMU_NFIELDS; i++)
-		emu_field_first[i] = -1;
-	/* from the end, so that children are listed in table order */
-	for (size_t i = EMU_NFIELDS; i-- > 0;) {
-		const char *p = emu_cluster_fields[i].path, *dot = strrchr(p, '.');
-		size_t parent = EMU_NFIELDS, n = dot ? (size_t) (dot - p) : 0;
-
-		for (size_t j = 0; dot && j < EMU_NFIELDS; j++)
-			if (!strncmp(emu_cluster_fields[j].path, p, n) && !emu_cluster_fields[j].path[n]) {
-				parent = j;
-				break;
-			}
-		emu_field_leaf[i] = dot ? n + 1 : 0;
-		emu_field_next[i] = emu_field_first[parent];
-		emu_field_first[parent] = (int) i;
-	}
-}
-
-/* The field NAME (snake_case) under node PARENT; -1 if there is none. */
-static int emu_field_child(size_t parent, const char *name)
-{
-	pthread_once(&emu_field_once, emu_field_tree_build);
-	for (int i = emu_field_first[parent]; i >= 0; i = emu_field_next[i])
-		if (!strcmp(emu_cluster_fields[i].path + emu_field_leaf[i], name))
-			return i;
-	return -1;
-}
-
-/* The field at PATH (dotted snake_case), or NULL. */
-static const struct emu_field *emu_field_find(const char *path)
-{
-	size_t node = EMU_NFIELDS;
-	char name[EMU_PATH_MAX];
-
-	while (*path) {
-		size_t n = strcspn(path, ".");
-		int i;
-
-		if (n >= sizeof(name))
-			return NULL;
-		memcpy(name, path, n);
-		name[n] = '\0';
-		if ((i = emu_field_child(node, name)) < 0)
-			return NULL;
-		node = (size_t) i;
-		path += n + (path[n] == '.');
-	}
-	return node < EMU_NFIELDS ? &emu_cluster_fields[node] : NULL;
-}
-
-/* Append S (N bytes) to BUF (LEN used, size EMU_PATH_MAX); false if too long. */
-static bool emu_path_add(char *buf, size_t *len, const char *s, size_t n)
-{
-	if (*len + n >= EMU_PATH_MAX)
-		return false;
-	memcpy(buf + *len, s, n);
-	buf[*len + n] = '\0';
-	*len += n;
-	return true;
-}
-
-/* "[I]" after AT, without printf: one per element of every array. */
-static bool emu_path_index(char *at, size_t *len, size_t i)
-{
-	char d[24];
-	size_t n = sizeof(d);
-
-	d[--n] = ']';
-	do
-		d[--n] = (char) ('0' + i % 10);
-	while ((i /= 10));
-	d[--n] = '[';
-	return emu_path_add(at, len, d + n, sizeof(d) - n);
-}
-
-/* The service's JSON transcoding refuses a name that is no field (in
- * either spelling), wherever it is: 1 if answered.  NODE is OBJ's field
- * (EMU_NFIELDS: the resource); AT (where, for the message) is a buffer of
- * EMU_PATH_MAX extended in place.  *CAMEL becomes true when a field name
- * is not spelled in snake_case (the body then needs normalising). */
-static int emu_unknown_names(const json_object *obj, size_t node, char *at, size_t alen,
-			     bool *camel, struct emu_response *out)
-{
-	if (json_object_is_type(obj, json_type_array)) {
-		for (size_t i = 0, n = json_object_array_length(obj); i < n; i++) {
-			size_t al = alen;
-
-			if (!emu_path_index(at, &al, i))
-				return emu_reply_bad_field(out, "model_development_cluster",
-							   "Invalid JSON payload received: nested too deep"), 1;
-			if (emu_unknown_names(json_object_array_get_idx(obj, i), node, at, al, camel, out))
-				return 1;
-			at[alen] = '\0';
-		}
-		return 0;
-	}
-	if (!json_object_is_type(obj, json_type_object))
-		return 0;
-	json_object_object_foreach((json_object *) obj, k, v) {
-		char snake[256];
-		const char *name = k;
-		size_t al = alen;
-		int f = -1;
-
-		/* most names are snake_case already: no copy for them */
-		for (const char *c = k; *c; c++)
-			if (isupper((unsigned char) *c)) {
-				mdc_camel_to_snake(k, snake, sizeof(snake));
-				name = snake;
-				*camel = true;
-				break;
-			}
-		if (k[0] != '_')
-			f = emu_field_child(node, name);
-		if (f < 0) {
-			char msg[1024];
-
-			snprintf(msg, sizeof(msg), "Invalid JSON payload received. Unknown name \"%s\" at "
-				 "'%s': Cannot find field.", k, at);
-			emu_reply_bad_field(out, at, "%s", msg);
-			return 1;
-		}
-		if (!(emu_cluster_fields[f].flags & EMU_F_MAP)) {
-			if (!emu_path_add(at, &al, ".", 1) || !emu_path_add(at, &al, name, strlen(name)))
-				return emu_reply_bad_field(out, "model_development_cluster",
-							   "Invalid JSON payload received: nested too deep"), 1;
-			if (emu_unknown_names(v, (size_t) f, at, al, camel, out))
-				return 1;
-		}
-		at[alen] = '\0';
-	}
-	return 0;
-}
+/* The resource's fields, types, enums and limits are lib/mdc_schema.c's
+ * table (the published resource), shared with the client. */
 
 static bool emu_has_updatable_under(const char *path)
 {
 	size_t n = strlen(path);
 
-	for (size_t i = 0; i < sizeof(emu_cluster_fields) / sizeof(emu_cluster_fields[0]); i++) {
-		const char *p = emu_cluster_fields[i].path;
+	const struct mdc_schema_field *f;
+
+	for (size_t i = 0; (f = mdc_schema_at(i)); i++) {
+		const char *p = f->path;
 
 		if (!strncmp(p, path, n) && p[n] == '.' && mdc_rules_mask_path(p))
 			return true;
@@ -425,12 +195,12 @@ static int emu_fixed_fields(const json_object *cur, const json_object *body, con
 {
 	json_object_object_foreach((json_object *) body, k, v) {
 		char full[512];
-		const struct emu_field *f;
+		const struct mdc_schema_field *f;
 		json_object *was;
 
 		snprintf(full, sizeof(full), "%s%s%s", path, *path ? "." : "", k);
-		f = emu_field_find(full);
-		if (!f || (f->flags & EMU_F_OUTPUT) || mdc_rules_mask_path(full))
+		f = mdc_schema_find(full);
+		if (!f || (f->flags & MDC_SCHEMA_OUTPUT) || mdc_rules_mask_path(full))
 			continue;
 		was = mdc_json_get_path(cur, full);
 		if (json_object_is_type(v, json_type_object) && emu_has_updatable_under(full)) {
@@ -440,7 +210,7 @@ static int emu_fixed_fields(const json_object *cur, const json_object *body, con
 		}
 		if (was ? mdc_json_equal(was, v) : !v)
 			continue;
-		emu_reply_bad_field(out, full, "field '%s' cannot be changed by an update: only labels, "
+		emu_reply_found_errors(out, full, "field '%s' cannot be changed by an update: only labels, "
 				    "node_pools and orchestrator_spec.slurm_spec's partitions, "
 				    "default_partition_id, login_node_pool_id, prolog_bash_scripts, "
 				    "epilog_bash_scripts, config, scheduling, accounting and node_sets "
@@ -519,6 +289,41 @@ static void emu_images(struct emu *e, struct mdc_images *im)
 	im->defaults = e->images;
 }
 
+/* The failure --fault create:... gives an accepted create of CL, or NULL:
+ * a google.rpc.Status as the service's failed creates end with (code 8
+ * for a stockout, 3 for a machine type the service does not allow). */
+static json_object *emu_create_fault(const struct emu *e, const json_object *cl)
+{
+	json_object *pools = mdc_json_get_arr(cl, "node_pools");
+
+	for (size_t f = 0; f < e->ncreate_faults; f++) {
+		const struct emu_create_fault *cf = &e->create_faults[f];
+
+		for (size_t i = 0; pools && i < json_object_array_length(pools); i++) {
+			json_object *p = json_object_array_get_idx(pools, i), *st;
+			const char *type = mdc_json_get_str(mdc_json_get_obj(p, "machine_spec"),
+							    "machine_type", "");
+			char msg[512];
+
+			if (*cf->machine_type && strcmp(cf->machine_type, type))
+				continue;
+			if (cf->code == 8)
+				snprintf(msg, sizeof(msg), "zone %s has not enough resources for node "
+					 "pool '%s' (%s) now (a stockout): try another zone or machine "
+					 "type, or later", mdc_json_get_str(p, "zone", "?"),
+					 mdc_json_get_str(p, "id", ""), type);
+			else
+				snprintf(msg, sizeof(msg), "machine type %s is not allowed for VM", type);
+			if (!(st = json_object_new_object()))
+				return NULL;
+			json_object_object_add(st, "code", json_object_new_int(cf->code));
+			json_object_object_add(st, "message", json_object_new_string(msg));
+			return st;
+		}
+	}
+	return NULL;
+}
+
 static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *parent,
 			      struct emu_response *out)
 {
@@ -526,21 +331,31 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	struct mdc_images im;
 	struct mdc_ctx ctx;
 	json_object *cl = NULL, *final, *op;
-	char name[1024], now[40];
+	char name[1024], now[40], op_parent[600];
 
 	if (!id)
 		id = emu_query(r, "modelDevelopmentClusterId");
 	if (!id || !*id)
-		return emu_reply_bad_field(out, "model_development_cluster_id",
-					   "missing query parameter 'model_development_cluster_id'");
+		return emu_reply_found_errors(out, "model_development_cluster_id",
+					      "missing query parameter 'model_development_cluster_id'");
 	if (!r->body || !json_object_is_type(r->body, json_type_object))
-		return emu_reply_bad_field(out, "model_development_cluster",
-					   "the request body must be a ModelDevelopmentCluster object");
+		return emu_reply_found_errors(out, "model_development_cluster",
+					      "the request body must be a ModelDevelopmentCluster object");
 	snprintf(name, sizeof(name), "%s%s/%s", parent, EMU_COLL, id);
+	/* a cluster whose create failed stays (in ERROR) and holds its id */
 	if (emu_store_get(e, "cluster", name))
-		return emu_reply_error(out, "ALREADY_EXISTS", "model development cluster '%s' already exists",
-				       name);
+		return emu_reply_status(out, "ALREADY_EXISTS", "There is an existing "
+					"ModelDevelopmentCluster with the same ID \"%s\": delete it "
+					"and retry, or use another ID.", id);
 	mdc_ctx_clear(&ctx);
+	{
+		struct mdc_schema_result res;
+
+		/* the published resource's required fields */
+		if (mdc_schema_check_ex(r->body, NULL, MDC_SCHEMA_OUTPUT_IGNORED | MDC_SCHEMA_CREATE,
+					&res, &ctx))
+			return emu_reply_found_errors(out, res.field, "%s", ctx.msg);
+	}
 	emu_images(e, &im);
 	if (mdc_rules_check_create(id, r->body, &im, &cl, &ctx))
 		return emu_reply_ctx(out, &ctx);
@@ -568,11 +383,12 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	emu_cluster_keep_texts(final);
 	emu_store_put(e, "cluster", name, cl);
 	op = emu_op_start(e, &(struct emu_op_spec) {
-		.parent = parent,
+		.parent = emu_parent_numbered(e, parent, true, op_parent, sizeof(op_parent)),
 		.metadata_type = EMU_API "CreateModelDevelopmentClusterOperationMetadata",
 		.progress = "creating model development cluster",
 		.kind = "cluster", .res_name = name, .final = final,
 		.response_type = EMU_API "ModelDevelopmentCluster",
+		.fail = emu_create_fault(e, cl),
 	});
 	if (!op)
 		return emu_reply_error(out, "INTERNAL", "out of memory");
@@ -710,6 +526,46 @@ static void emu_add_events(json_object *cl, const json_object *old, const struct
 	}
 }
 
+/* The published resource's immutable fields of a node pool that the
+ * update keeps (same id) stay as they were; 1 if answered.  (The
+ * cluster's own immutable fields cannot be named in an updateMask, and
+ * emu_fixed_fields guards them without one.) */
+static int emu_immutable_changed(const json_object *cur, const json_object *next,
+				 struct emu_response *out)
+{
+	json_object *old = mdc_json_get_arr(cur, "node_pools"), *np = mdc_json_get_arr(next, "node_pools");
+	const struct mdc_schema_field *f;
+
+	for (size_t i = 0; np && old && i < json_object_array_length(np); i++) {
+		json_object *p = json_object_array_get_idx(np, i), *was = NULL;
+		const char *id = mdc_json_get_str(p, "id", "");
+
+		for (size_t j = 0; !was && j < json_object_array_length(old); j++)
+			if (!strcmp(mdc_json_get_str(json_object_array_get_idx(old, j), "id", ""), id))
+				was = json_object_array_get_idx(old, j);
+		/* a pool's own fields, one level down: an immutable message is
+		 * compared whole */
+		for (size_t k = 0; was && (f = mdc_schema_at(k)); k++) {
+			const char *sub = f->path + strlen("node_pools.");
+			json_object *a, *b;
+			char field[300];
+
+			if (strncmp(f->path, "node_pools.", 11) || strchr(sub, '.') ||
+			    !(f->flags & MDC_SCHEMA_IMMUTABLE) || (f->flags & MDC_SCHEMA_OUTPUT))
+				continue;
+			a = mdc_json_get(was, sub);
+			b = mdc_json_get(p, sub);
+			if (a ? b && mdc_json_equal(a, b) : !b)
+				continue;
+			snprintf(field, sizeof(field), "node_pools[%zu].%s", i, sub);
+			emu_reply_found_errors(out, field, "node pool '%s': %s cannot be changed after "
+					       "the pool is created; create a new node pool instead", id, sub);
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *parent,
 			     const char *name, struct emu_response *out)
 {
@@ -721,7 +577,7 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	struct mdc_ctx ctx;
 	json_object *cl = emu_store_get(e, "cluster", name), *final, *op;
 	int mode;
-	char now[40];
+	char now[40], op_parent[600];
 
 	if (!mask_s)
 		mask_s = emu_query(r, "updateMask");
@@ -733,11 +589,11 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 		return 0;
 	mode = mdc_mode_parse(mode_s);
 	if (mode < 0)
-		return emu_reply_bad_field(out, "update_mode", "invalid updateMode '%s': expected "
+		return emu_reply_found_errors(out, "update_mode", "invalid updateMode '%s': expected "
 					   "UPDATE_MODE_UNSPECIFIED, USER_ONLY or USER_AND_SERVICE", mode_s);
 	if (!r->body || !json_object_is_type(r->body, json_type_object))
-		return emu_reply_bad_field(out, "model_development_cluster",
-					   "the request body must be a ModelDevelopmentCluster object");
+		return emu_reply_found_errors(out, "model_development_cluster",
+					      "the request body must be a ModelDevelopmentCluster object");
 	mdc_ctx_clear(&ctx);
 	if (mask_s && *mask_s && mdc_rules_parse_mask(mask_s, &mask, &ctx)) {
 		emu_reply_ctx(out, &ctx);
@@ -753,6 +609,20 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 		emu_reply_ctx(out, &ctx);
 		goto out;
 	}
+	if (emu_immutable_changed(cl, res.cluster, out))
+		goto out;
+	{
+		struct mdc_schema_result sr;
+
+		/* what the update leaves must still have the published
+		 * resource's required fields (a pool without machine spec, a
+		 * cleared login pool) */
+		if (mdc_schema_check_ex(res.cluster, NULL, MDC_SCHEMA_OUTPUT_IGNORED |
+					MDC_SCHEMA_INTERNAL_IGNORED | MDC_SCHEMA_CREATE, &sr, &ctx)) {
+			emu_reply_found_errors(out, sr.field, "%s", ctx.msg);
+			goto out;
+		}
+	}
 	final = res.cluster;
 	res.cluster = NULL;
 	emu_now_rfc3339(now, sizeof(now));
@@ -766,7 +636,7 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	emu_cluster_set_state(cl, "UPDATING", NULL, now);
 	e->dirty = true;
 	op = emu_op_start(e, &(struct emu_op_spec) {
-		.parent = parent,
+		.parent = emu_parent_numbered(e, parent, true, op_parent, sizeof(op_parent)),
 		.metadata_type = EMU_API "UpdateModelDevelopmentClusterOperationMetadata",
 		.progress = mdc_buf_str(&msg),
 		.kind = "cluster", .res_name = name, .final = final,
@@ -787,6 +657,7 @@ static int emu_cluster_delete(struct emu *e, const char *parent, const char *nam
 			      struct emu_response *out)
 {
 	json_object *cl = emu_store_get(e, "cluster", name), *op;
+	char op_parent[600];
 
 	if (!cl)
 		return emu_reply_error(out, "NOT_FOUND", "model development cluster '%s' not found", name);
@@ -795,7 +666,7 @@ static int emu_cluster_delete(struct emu *e, const char *parent, const char *nam
 	emu_cluster_set_state(cl, "STOPPING", NULL, NULL);
 	e->dirty = true;
 	op = emu_op_start(e, &(struct emu_op_spec) {
-		.parent = parent,
+		.parent = emu_parent_numbered(e, parent, true, op_parent, sizeof(op_parent)),
 		.metadata_type = EMU_API "DeleteOperationMetadata",
 		.progress = "deleting model development cluster",
 		.kind = "cluster", .res_name = name, .delete_res = true,
@@ -811,11 +682,19 @@ void emu_cluster_op_done(struct emu *e, json_object *op, bool failed)
 	json_object *cl = emu_store_get(e, "cluster", name), *resp;
 
 	if (failed) {
-		/* the change never happened: a failed create leaves nothing */
-		if (cl && !strcmp(mdc_json_get_str(cl, "state", ""), "PROVISIONING"))
-			emu_store_del(e, "cluster", name);
-		else if (cl)
+		/* a create the service accepted and could not carry out keeps
+		 * the cluster, in ERROR with the operation's error (a retry of
+		 * the create gets ALREADY_EXISTS); an update changed nothing */
+		if (cl && !strcmp(mdc_json_get_str(cl, "state", ""), "PROVISIONING")) {
+			json_object *err = mdc_json_get_obj(op, "error");
+
+			emu_cluster_set_state(cl, "ERROR", NULL, NULL);
+			if (err)
+				mdc_json_set(mdc_json_get_obj(cl, "cluster_status"), "error",
+					     json_object_get(err));
+		} else if (cl) {
 			emu_cluster_set_state(cl, "RUNNING", NULL, NULL);
+		}
 		return;
 	}
 	/* the response shows what GET shows */
@@ -868,14 +747,17 @@ int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response 
 		r->raw_body = sent;
 	}
 	if (body && r->raw_body) {
-		char at[EMU_PATH_MAX] = "model_development_cluster";
-		bool camel = false;
+		struct mdc_schema_result res;
+		struct mdc_ctx ctx;
 
-		if (emu_unknown_names(r->raw_body, EMU_NFIELDS, at, strlen(at), &camel, out))
-			return 0;
+		/* the service ignores output-only fields in a request */
+		mdc_ctx_clear(&ctx);
+		if (mdc_schema_check_ex(r->raw_body, NULL, MDC_SCHEMA_OUTPUT_IGNORED, &res, &ctx))
+			return res.transcoding ? emu_reply_transcoding(out, res.field, "%s", ctx.msg)
+					       : emu_reply_found_errors(out, res.field, "%s", ctx.msg);
 		/* every name a field's own snake_case: normalising would copy
 		 * the body unchanged */
-		if (!camel && !r->body)
+		if (!res.camel && !r->body)
 			r->body = json_object_get(r->raw_body);
 	}
 	if (r->raw_body && !r->body && !(r->body = mdc_json_normalize(r->raw_body, MDC_CASE_SNAKE)))

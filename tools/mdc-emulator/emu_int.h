@@ -20,6 +20,14 @@ struct emu_fault {
 };
 
 #define EMU_MAX_FAULTS 16
+
+/* --fault create:stockout[:TYPE], create:invalid[:TYPE]: a cluster create
+ * (of a pool of machine TYPE; any without) is accepted, then its operation
+ * fails with gRPC CODE, as the service's do */
+struct emu_create_fault {
+	int code;		/* 8 RESOURCE_EXHAUSTED, 3 INVALID_ARGUMENT */
+	char machine_type[64];	/* "" = any */
+};
 #define EMU_MAX_HOOKS 64
 
 struct emu_hook {		/* in-memory done callbacks of running ops */
@@ -96,6 +104,8 @@ struct emu {
 	struct emu_fault faults[EMU_MAX_FAULTS];
 	size_t nfaults;
 	bool op_fail;
+	struct emu_create_fault create_faults[EMU_MAX_FAULTS];
+	size_t ncreate_faults;
 	pthread_mutex_t rng_lock;
 	unsigned long long rng;
 

@@ -44,7 +44,11 @@ static void emu_usage(FILE *f)
 		"                         user in ps: for tests only)\n"
 		"  --read-only-token T    a token that may only read (writes get 403)\n"
 		"  --fault SPEC           METHOD:CODE:RATE, METHOD:latency:MS, METHOD:drop:RATE,\n"
-		"                         operation:fail (repeatable; METHOD may be *)\n"
+		"                         operation:fail, create:stockout[:MACHINE_TYPE] (a\n"
+		"                         create is accepted, its operation fails with 8\n"
+		"                         RESOURCE_EXHAUSTED and the cluster stays in ERROR),\n"
+		"                         create:invalid[:MACHINE_TYPE] (the same with 3\n"
+		"                         INVALID_ARGUMENT) (repeatable; METHOD may be *)\n"
 		"  --seed N               seed of the fault dice (default 1)\n"
 		"  --image TYPE=IMAGE     default node image of machine TYPE (* = any type;\n"
 		"                         default " EMU_DEFAULT_IMAGE ")\n"
@@ -94,6 +98,27 @@ static int emu_parse_fault(struct emu *e, const char *spec)
 		e->op_fail = true;
 		return 0;
 	}
+	if (!strncmp(spec, "create:", 7)) {
+		static const struct { const char *word; int code; } kinds[] = {
+			{ "stockout", 8 }, { "invalid", 3 },
+		};
+		const char *kind = spec + 7, *type = strchr(kind, ':');
+		size_t n = type ? (size_t) (type - kind) : strlen(kind);
+		struct emu_create_fault *cf;
+
+		if (e->ncreate_faults >= EMU_MAX_FAULTS || (type && strlen(type + 1) >= sizeof(cf->machine_type)))
+			goto bad;
+		cf = &e->create_faults[e->ncreate_faults];
+		cf->code = 0;
+		for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (strlen(kinds[i].word) == n && !strncmp(kind, kinds[i].word, n))
+				cf->code = kinds[i].code;
+		if (!cf->code)
+			goto bad;
+		snprintf(cf->machine_type, sizeof(cf->machine_type), "%s", type ? type + 1 : "");
+		e->ncreate_faults++;
+		return 0;
+	}
 	if (e->nfaults >= EMU_MAX_FAULTS || strlen(spec) >= sizeof(buf))
 		goto bad;
 	strcpy(buf, spec);
@@ -130,7 +155,7 @@ static int emu_parse_fault(struct emu *e, const char *spec)
 	return 0;
 bad:
 	mdc_error("invalid --fault '%s': expected METHOD:CODE:RATE (GET:503:0.3), METHOD:latency:MS, "
-		  "METHOD:drop:RATE or operation:fail", spec);
+		  "METHOD:drop:RATE, operation:fail or create:stockout|invalid[:MACHINE_TYPE]", spec);
 	return -1;
 }
 

@@ -247,6 +247,41 @@ static int pr_project_register(struct emu *e, const char *parent, struct emu_res
 	return 0;
 }
 
+/* NAME ("projects/P/...") with P's number for the id P, in BUF (NAME
+ * copied when P is a number already or NAME is no project's).  LEARN: the
+ * emulator learns the project (as a create under its id does), so names
+ * with the number are understood later. */
+static const char *pr_numbered(struct emu *e, const char *name, bool learn, char *buf, size_t sz)
+{
+	const char *id;
+	size_t n;
+	char num[32], pid[256];
+
+	snprintf(buf, sz, "%s", name ? name : "");
+	if (!name || !mdc_startswith(name, "projects/"))
+		return buf;
+	id = name + strlen("projects/");
+	n = strcspn(id, "/");
+	if (!n || pr_all_digits(id, n) || n >= sizeof(pid))
+		return buf;
+	snprintf(pid, sizeof(pid), "%.*s", (int) n, id);
+	snprintf(num, sizeof(num), "%llu", pr_project_number(pid));
+	if (learn && !emu_store_get(e, PROJ_KIND, num)) {
+		json_object *rec = json_object_new_object();
+
+		pr_set_str(rec, "project_id", pid);
+		pr_set_str(rec, "project_number", num);
+		emu_store_put(e, PROJ_KIND, num, rec);
+	}
+	snprintf(buf, sz, "projects/%s%s", num, id + n);
+	return buf;
+}
+
+const char *emu_parent_numbered(struct emu *e, const char *parent, bool learn, char *buf, size_t sz)
+{
+	return pr_numbered(e, parent, learn, buf, sz);
+}
+
 /* NAME with a known "projects/NUMBER/" replaced by the project id, in BUF.
  * NAME unchanged (copied) otherwise. */
 static const char *pr_canon(struct emu *e, const char *name, char *buf, size_t sz)
@@ -1499,6 +1534,13 @@ json_object *emu_pr_op_find(struct emu *e, const char *name)
 	pr_canon(e, name, canon, sizeof(canon));
 	if ((found = emu_op_get(e, canon)))
 		return found;
+	/* a cluster's operation is named with the project's number */
+	{
+		char num[1024];
+
+		if ((found = emu_op_get(e, pr_numbered(e, canon, false, num, sizeof(num)))))
+			return found;
+	}
 	/* projects/P/locations/L/operations/ID: the ID is unique in the emulator */
 	if (!(ops = strstr(canon, "/operations/")) || strchr(ops + 12, '/'))
 		return NULL;

@@ -72,31 +72,45 @@ int emu_reply(struct emu_response *out, int status, json_object *body)
 	return 0;
 }
 
-/* The error body with one detail (stolen, may be NULL) besides ErrorInfo. */
-static int emu_reply_errv(struct emu_response *out, const char *status, json_object *detail,
-			  const char *fmt, va_list ap)
+/* The error body with one detail (stolen, may be NULL), after ErrorInfo
+ * when INFO. */
+static int emu_reply_errv_info(struct emu_response *out, const char *status, json_object *detail,
+			       bool info_too, const char *fmt, va_list ap)
 {
 	char msg[2048];
 	json_object *root = json_object_new_object(), *err = json_object_new_object();
-	json_object *details = json_object_new_array(), *info = json_object_new_object();
-	json_object *imeta = json_object_new_object();
+	json_object *details = json_object_new_array();
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	json_object_object_add(err, "code", json_object_new_int(emu_http_code(status)));
 	json_object_object_add(err, "message", json_object_new_string(msg));
 	json_object_object_add(err, "status", json_object_new_string(status));
-	json_object_object_add(info, "@type",
-			       json_object_new_string("type.googleapis.com/google.rpc.ErrorInfo"));
-	json_object_object_add(info, "reason", json_object_new_string(status));
-	json_object_object_add(info, "domain", json_object_new_string("aiplatform.googleapis.com"));
-	json_object_object_add(imeta, "service", json_object_new_string("aiplatform.googleapis.com"));
-	json_object_object_add(info, "metadata", imeta);
-	json_object_array_add(details, info);
+	if (info_too) {
+		json_object *info = json_object_new_object(), *imeta = json_object_new_object();
+
+		json_object_object_add(info, "@type",
+				       json_object_new_string("type.googleapis.com/google.rpc.ErrorInfo"));
+		json_object_object_add(info, "reason", json_object_new_string(status));
+		json_object_object_add(info, "domain", json_object_new_string("aiplatform.googleapis.com"));
+		json_object_object_add(imeta, "service", json_object_new_string("aiplatform.googleapis.com"));
+		json_object_object_add(info, "metadata", imeta);
+		json_object_array_add(details, info);
+	}
 	if (detail)
 		json_object_array_add(details, detail);
-	json_object_object_add(err, "details", details);
+	/* the service sends no empty details list (its 409 has none) */
+	if (json_object_array_length(details))
+		json_object_object_add(err, "details", details);
+	else
+		json_object_put(details);
 	json_object_object_add(root, "error", err);
 	return emu_reply(out, emu_http_code(status), root);
+}
+
+static int emu_reply_errv(struct emu_response *out, const char *status, json_object *detail,
+			  const char *fmt, va_list ap)
+{
+	return emu_reply_errv_info(out, status, detail, true, fmt, ap);
 }
 
 int emu_reply_error(struct emu_response *out, const char *status, const char *fmt, ...)
@@ -146,6 +160,72 @@ int emu_reply_error_detail(struct emu_response *out, const char *status, json_ob
 	return 0;
 }
 
+static int emu_reply_status_detail(struct emu_response *out, const char *status,
+				   json_object *detail, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int emu_reply_status_detail(struct emu_response *out, const char *status,
+				   json_object *detail, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emu_reply_errv_info(out, status, detail, false, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int emu_reply_status(struct emu_response *out, const char *status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	emu_reply_errv_info(out, status, NULL, false, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int emu_reply_transcoding(struct emu_response *out, const char *field, const char *fmt, ...)
+{
+	char msg[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return emu_reply_status_detail(out, "INVALID_ARGUMENT", emu_bad_request_detail(field, msg),
+				       "%s", msg);
+}
+
+/* A field of the body is named model_development_cluster.PATH; the
+ * request's own parameters (update_mask, ...) by their name. */
+static void emu_full_field(const char *field, char *buf, size_t sz)
+{
+	static const char *const params[] = {
+		"update_mask", "update_mode", "model_development_cluster_id", "page_size",
+		"page_token",
+	};
+	bool param = !*field || mdc_startswith(field, "model_development_cluster");
+
+	for (size_t i = 0; !param && i < sizeof(params) / sizeof(params[0]); i++)
+		param = !strcmp(field, params[i]);
+	snprintf(buf, sz, "%s%s%s", param ? "" : "model_development_cluster", param ? "" : ".",
+		 *field ? field : "model_development_cluster");
+}
+
+int emu_reply_found_errors(struct emu_response *out, const char *field, const char *fmt, ...)
+{
+	char msg[1800], full[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	emu_full_field(field, full, sizeof(full));
+	/* the service's validation lists its findings, tab-separated */
+	return emu_reply_status_detail(out, "INVALID_ARGUMENT", emu_bad_request_detail(full, msg),
+				       "List of found errors:\t1.Field: %s; Message: %s\t", full, msg);
+}
+
 /* Rule violations carry the field they name (mdc_rules_last_field) into a
  * BadRequest detail, as the service does. */
 int emu_reply_ctx(struct emu_response *out, const struct mdc_ctx *ctx)
@@ -154,11 +234,7 @@ int emu_reply_ctx(struct emu_response *out, const struct mdc_ctx *ctx)
 	case MDC_ERR_INVAL:
 	case MDC_ERR_REFUSED:
 	case MDC_ERR_PARSE: {
-		const char *field = mdc_rules_last_field()[0] ? mdc_rules_last_field()
-							       : "model_development_cluster";
-
-		return emu_reply_error_detail(out, "INVALID_ARGUMENT",
-					      emu_bad_request_detail(field, ctx->msg), "%s", ctx->msg);
+		return emu_reply_found_errors(out, mdc_rules_last_field(), "%s", ctx->msg);
 	}
 	case MDC_ERR_NOTFOUND:
 		return emu_reply_error(out, "NOT_FOUND", "%s", ctx->msg);
@@ -414,6 +490,18 @@ static int emu_op_list(struct emu *e, struct emu_request *r, struct emu_response
 		return emu_reply_error(out, "NOT_FOUND", "method %s not allowed on '%s'", r->method, r->path);
 	snprintf(prefix, sizeof(prefix), "%s/", r->name);
 	all = emu_store_list(e, "operation", prefix);
+	{
+		/* a cluster's operations are named with the project's number */
+		char num[1100];
+		json_object *more;
+
+		emu_parent_numbered(e, prefix, false, num, sizeof(num));
+		if (all && strcmp(num, prefix) && (more = emu_store_list(e, "operation", num))) {
+			for (size_t i = 0; i < json_object_array_length(more); i++)
+				json_object_array_add(all, json_object_get(json_object_array_get_idx(more, i)));
+			json_object_put(more);
+		}
+	}
 	res = json_object_new_object();
 	if (!all || !res) {
 		json_object_put(all);

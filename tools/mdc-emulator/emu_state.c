@@ -1090,6 +1090,7 @@ json_object *emu_op_start(struct emu *e, const struct emu_op_spec *spec)
 
 	if (!op) {
 		json_object_put(spec->final);
+		json_object_put(spec->fail);
 		return NULL;
 	}
 	snprintf(name, sizeof(name), "%s/operations/%lu", spec->parent, e->next_op++);
@@ -1106,6 +1107,8 @@ json_object *emu_op_start(struct emu *e, const struct emu_op_spec *spec)
 		json_object_object_add(op, "_final", spec->final);
 	if (spec->delete_res)
 		json_object_object_add(op, "_delete", json_object_new_boolean(1));
+	if (spec->fail)
+		json_object_object_add(op, "_fail", spec->fail);
 	if (spec->response_type)
 		json_object_object_add(op, "_response_type", json_object_new_string(spec->response_type));
 	if (spec->done) {
@@ -1133,14 +1136,19 @@ static void emu_op_finish(struct emu *e, json_object *op)
 	const char *rtype = mdc_json_get_str(op, "_response_type", NULL);
 	json_object *final = mdc_json_get(op, "_final"), *meta = mdc_json_get_obj(op, "metadata");
 	json_object *gm = mdc_json_get_obj(meta, "generic_metadata");
-	bool failed = e->op_fail;
+	json_object *fail = mdc_json_get_obj(op, "_fail");
+	bool failed = e->op_fail || fail;
 	char now[40];
 
 	json_object_object_add(op, "done", json_object_new_boolean(1));
 	emu_now_rfc3339(now, sizeof(now));
 	if (gm)
 		json_object_object_add(gm, "update_time", json_object_new_string(now));
-	if (failed) {
+	if (fail) {
+		/* an accepted create the service could not carry out
+		 * (emu_cluster_create): the operation's error is its own */
+		json_object_object_add(op, "error", json_object_get(fail));
+	} else if (failed) {
 		json_object *err = json_object_new_object();
 
 		json_object_object_add(err, "code", json_object_new_int(13));
@@ -1177,6 +1185,7 @@ static void emu_op_finish(struct emu *e, json_object *op)
 		}
 	}
 	json_object_object_del(op, "_due");
+	json_object_object_del(op, "_fail");
 	json_object_object_del(op, "_final");
 	json_object_object_del(op, "_delete");
 	json_object_object_del(op, "_response_type");
