@@ -139,6 +139,157 @@ static bool mdc_update_same(const json_object *a, const json_object *b, const st
 	return true;
 }
 
+/* The member of RAW (an object as the service answered it) that the plan
+ * calls K: the same name, else the one whose snake_case spelling is K. */
+static json_object *mdc_update_raw_member(json_object *raw, const char *k, const char **rk)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(raw, k, &v)) {
+		*rk = k;
+		return v;
+	}
+	json_object_object_foreach(raw, name, val) {
+		char snake[256];
+
+		mdc_camel_to_snake(name, snake, sizeof(snake));
+		if (!strcmp(snake, k)) {
+			*rk = name;
+			return val;
+		}
+	}
+	*rk = NULL;
+	return NULL;
+}
+
+/* RAW (as received, under the key KEY or none) in the plan's spelling:
+ * through its key, so a map field keeps its keys as normalising does. */
+static json_object *mdc_update_norm_as(json_object *raw, const char *key)
+{
+	json_object *w, *n = NULL, *v = NULL;
+
+	if (!key)
+		return mdc_json_normalize(raw, MDC_CASE_SNAKE);
+	if (!(w = json_object_new_object()) || json_object_object_add(w, key, json_object_get(raw))) {
+		json_object_put(w);
+		return NULL;
+	}
+	if ((n = mdc_json_normalize(w, MDC_CASE_SNAKE))) {
+		json_object_object_foreach(n, k, val) {
+			(void) k;
+			v = json_object_get(val);
+		}
+	}
+	json_object_put(n);
+	json_object_put(w);
+	return v;
+}
+
+/* The element of the list RAW that SENT (element I of its list) stands
+ * for: a node pool or partition by its id, anything else by position in a
+ * list of the same length (N). */
+static json_object *mdc_update_raw_elem(json_object *raw, json_object *sent, size_t i, size_t n)
+{
+	const char *id = mdc_json_get_str(sent, "id", NULL);
+
+	if (id) {
+		for (size_t j = 0; j < json_object_array_length(raw); j++) {
+			json_object *e = json_object_array_get_idx(raw, j);
+
+			if (mdc_streq(mdc_json_get_str(e, "id", NULL), id))
+				return e;
+		}
+		return NULL;
+	}
+	return json_object_array_length(raw) == n ? json_object_array_get_idx(raw, i) : NULL;
+}
+
+/* The fields mdcctl models (DESIGN section 3: what a plan reads or edits),
+ * by name at any depth: they go out in the plan's snake_case spelling, as
+ * they always have.  Every other member of the resource is one mdcctl only
+ * carries (reservationAffinity, provisioningModel, lustres, a field the
+ * service adds tomorrow): it goes back as the service sent it. */
+static const char *const mdc_update_modeled[] = {
+	"node_pools", "id", "machine_spec", "machine_type", "scaling_spec", "min_node_count",
+	"max_node_count", "zone", "enable_public_ips", "boot_disk", "boot_disk_type",
+	"boot_disk_size_gb", "node_image", "orchestrator_spec", "slurm_spec", "partitions",
+	"node_pool_ids", "config", "node_sets", "node_pool_id", "default_partition_id",
+	"login_node_pool_id", "home_directory_storage", "prolog_bash_scripts",
+	"epilog_bash_scripts", "labels", "display_name", "network", "subnetwork",
+};
+
+static bool mdc_update_is_modeled(const char *k)
+{
+	for (size_t i = 0; i < sizeof(mdc_update_modeled) / sizeof(mdc_update_modeled[0]); i++)
+		if (!strcmp(k, mdc_update_modeled[i]))
+			return true;
+	return false;
+}
+
+/* *OUT: SENT (the plan's payload, snake_case) as it goes on the wire,
+ * against RAW, the same part of the cluster as the service answered it
+ * (NULL: none).  A member mdcctl does not model that the plan left as it
+ * was goes back as received, under the service's name, with the service's
+ * bytes: normalising renames the keys of a map mdcctl does not know is one
+ * and rewrites numbers, so a full-replacement PATCH (a node pool scale
+ * sends every pool) would change a field it never meant to touch (issue
+ * 25.3).  Modeled members keep the plan's spelling; objects are walked
+ * member by member, lists element by element. */
+static int mdc_update_wire(json_object *sent, json_object *raw, json_object **out)
+{
+	*out = NULL;
+	if (json_object_is_type(sent, json_type_object) && json_object_is_type(raw, json_type_object)) {
+		if (!(*out = json_object_new_object()))
+			return MDC_ERR_NOMEM;
+		json_object_object_foreach(sent, k, v) {
+			const char *rk, *name = k;
+			json_object *r = mdc_update_raw_member(raw, k, &rk), *c = NULL, *norm;
+			int rc = 0;
+
+			if (!r || mdc_json_is_map_field(k)) {
+				c = json_object_get(v);
+			} else if (mdc_update_is_modeled(k)) {
+				rc = mdc_update_wire(v, r, &c);
+			} else if (!(norm = mdc_update_norm_as(r, rk)) && !json_object_is_type(r, json_type_null)) {
+				rc = MDC_ERR_NOMEM;
+			} else {
+				bool same = mdc_json_equal(norm, v);
+
+				json_object_put(norm);
+				c = json_object_get(same ? r : v);
+				name = same ? rk : k;
+			}
+			if (rc || json_object_object_add(*out, name, c)) {
+				json_object_put(c);
+				goto nomem;
+			}
+		}
+		return 0;
+	}
+	if (json_object_is_type(sent, json_type_array) && json_object_is_type(raw, json_type_array)) {
+		size_t n = json_object_array_length(sent);
+
+		if (!(*out = json_object_new_array_ext((int) n)))
+			return MDC_ERR_NOMEM;
+		for (size_t i = 0; i < n; i++) {
+			json_object *e = json_object_array_get_idx(sent, i), *c;
+
+			if (mdc_update_wire(e, mdc_update_raw_elem(raw, e, i, n), &c) ||
+			    json_object_array_add(*out, c)) {
+				json_object_put(c);
+				goto nomem;
+			}
+		}
+		return 0;
+	}
+	*out = json_object_get(sent);
+	return 0;
+nomem:
+	json_object_put(*out);
+	*out = NULL;
+	return MDC_ERR_NOMEM;
+}
+
 /* The PATCH's answer was lost: look again and say what is there. */
 static int mdc_update_unknown(struct mdc_client *c, const char *name,
 			      const struct mdc_plan *plan, int err, const char *why,
@@ -227,7 +378,7 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 	struct mdc_plan local, *plan = plan_out ? plan_out : &local;
 	double lock_timeout = o->lock_timeout_s > 0 ? o->lock_timeout_s :
 			      o->lro.timeout_s > 0 ? o->lro.timeout_s : MDC_LOCK_WAIT_DEFAULT_S;
-	json_object *cluster = NULL, *op = NULL, *done = NULL;
+	json_object *cluster = NULL, *op = NULL, *done = NULL, *wire = NULL;
 	const char *op_name;
 	struct mdc_ctx tmp;
 	int lock = -1, rc;
@@ -285,9 +436,13 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 		mdc_plan_free(plan);
 		memset(plan, 0, sizeof(*plan));
 	}
+	if (mdc_update_wire(plan->payload, mdc_api_raw(cluster), &wire)) {
+		rc = mdc_nomem(ctx);
+		goto out;
+	}
 	mdc_ctx_clear(&tmp);
 	sent = true;
-	rc = mdc_cluster_patch(c, s->cluster, plan->payload, o->plan.no_mask ? NULL : &plan->mask,
+	rc = mdc_cluster_patch(c, s->cluster, wire, o->plan.no_mask ? NULL : &plan->mask,
 			       plan->mode, &op, &tmp);
 	if (rc == MDC_ERR_HTTP || rc == MDC_ERR_TIMEOUT) {
 		rc = mdc_update_unknown(c, s->cluster, plan, rc, tmp.msg, ctx);
@@ -340,6 +495,7 @@ out:
 		op = NULL;
 	}
 	json_object_put(op);
+	json_object_put(wire);
 	json_object_put(cluster);
 	if (plan == &local)
 		mdc_plan_free(&local);

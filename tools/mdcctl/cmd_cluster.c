@@ -36,6 +36,59 @@ static void cluster_print_map(const char *indent, const json_object *map)
 		printf("%s%s=%s\n", indent, k, json_object_get_string(v));
 }
 
+/* "MODEL[, reservation TYPE VALUES][, at most DURATION]": how POOL gets its
+ * machines (published node pool fields); "" when it sets none. */
+void mdcctl_pool_provisioning(struct mdc_buf *b, const json_object *pool)
+{
+	json_object *ra = mdc_json_get_obj(mdc_json_get_obj(pool, "machine_spec"), "reservation_affinity");
+	const char *model = mdc_json_get_str(pool, "provisioning_model", NULL);
+	const char *flex = mdc_json_get_str(pool, "flex_start_max_duration", NULL);
+
+	mdc_buf_reset(b);
+	if (!model && !ra && !flex)
+		return;
+	mdc_buf_adds(b, model ? model : "(default)");
+	if (ra) {
+		mdc_buf_addf(b, ", reservation %s",
+			     mdc_json_get_str(ra, "reservation_affinity_type", "?"));
+		if (json_object_array_length(mdc_json_get_arr(ra, "values"))) {
+			mdc_buf_adds(b, " ");
+			cluster_join(b, mdc_json_get_arr(ra, "values"), NULL);
+		}
+	}
+	if (flex)
+		mdc_buf_addf(b, ", at most %s", flex);
+}
+
+static int cluster_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+/* "N STATE, M STATE" of POOL's nodes in clusterStatus.nodesStatus, states
+ * in name order; "" when the status lists none of them. */
+static void cluster_pool_nodes(struct mdc_buf *b, const json_object *nodes, const char *pool)
+{
+	size_t n = json_object_is_type(nodes, json_type_array) ? json_object_array_length(nodes) : 0, k = 0;
+	const char **st = n ? calloc(n, sizeof(*st)) : NULL;
+
+	mdc_buf_reset(b);
+	for (size_t i = 0; st && i < n; i++) {
+		json_object *e = json_object_array_get_idx(nodes, i);
+
+		if (mdc_streq(mdc_json_get_str(e, "node_pool_id", NULL), pool))
+			st[k++] = mdc_json_get_str(e, "node_state", "?");
+	}
+	if (k)
+		qsort(st, k, sizeof(*st), cluster_strcmp);
+	for (size_t i = 0, j; i < k; i = j) {
+		for (j = i; j < k && !strcmp(st[j], st[i]); j++)
+			;
+		mdc_buf_addf(b, "%s%zu %s", i ? ", " : "", j - i, st[i]);
+	}
+	free(st);
+}
+
 /* The text form of describe: what an admin looks at first. */
 static void cluster_print_text(const json_object *cl)
 {
@@ -52,6 +105,8 @@ static void cluster_print_text(const json_object *cl)
 	if (err)
 		printf("status error:      %s (code %lld)\n", mdc_json_get_str(err, "message", "?"),
 		       (long long) mdc_json_get_int(err, "code", 0));
+	if (*mdc_json_get_str(status, "detail", ""))
+		printf("status detail:     %s\n", mdc_json_get_str(status, "detail", ""));
 	if (mdc_json_get_str(cl, "display_name", NULL))
 		printf("display name:      %s\n", mdc_json_get_str(cl, "display_name", ""));
 	printf("default partition: %s\n", mdc_json_get_str(slurm, "default_partition_id", "-"));
@@ -66,6 +121,12 @@ static void cluster_print_text(const json_object *cl)
 		       (long long) mdc_json_get_int(sc, "min_node_count", 0),
 		       (long long) mdc_json_get_int(sc, "max_node_count", 0),
 		       *img ? img : "(not pinned)");
+		mdcctl_pool_provisioning(&b, p);
+		if (b.len)
+			printf("  provisioning: %s\n", mdc_buf_str(&b));
+		cluster_pool_nodes(&b, mdc_json_get_arr(status, "nodes_status"), mdc_json_get_str(p, "id", ""));
+		if (b.len)
+			printf("  nodes: %s\n", mdc_buf_str(&b));
 	}
 	for (size_t i = 0; parts && i < json_object_array_length(parts); i++) {
 		json_object *p = json_object_array_get_idx(parts, i);
