@@ -9,10 +9,12 @@
  * never resent: the cluster is read again and the message says what
  * happened.  (owner: client) */
 #include "config.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "mdc_broker.h"
+#include "mdc_buf.h"
 #include "mdc_client.h"
 #include "mdc_json.h"
 #include "mdc_lock.h"
@@ -499,5 +501,181 @@ out:
 	json_object_put(cluster);
 	if (plan == &local)
 		mdc_plan_free(&local);
+	return rc;
+}
+
+/* ---- create, walking hardware profiles ---------------------------------- */
+
+static void mdc_create_note(void (*note)(const char *, void *), void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void mdc_create_note(void (*note)(const char *, void *), void *arg, const char *fmt, ...)
+{
+	char line[MDC_CTX_MSG_MAX + 256];
+	va_list ap;
+
+	if (!note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	note(line, arg);
+}
+
+/* Delete cluster NAME, left in ERROR by a failed create, and wait for it. */
+static int mdc_create_delete(struct mdc_client *c, const char *name, const struct mdc_lro_opts *lro,
+			     struct mdc_ctx *ctx)
+{
+	json_object *op = NULL, *done = NULL;
+	const char *op_name;
+	int rc;
+
+	if ((rc = mdc_cluster_delete(c, name, &op, ctx)))
+		return rc;
+	op_name = mdc_json_get_str(op, "name", NULL);
+	if (op_name && !mdc_json_get_bool(op, "done", false))
+		rc = mdc_lro_wait(c, op_name, lro, &done, ctx);
+	else if (mdc_json_get_int(mdc_json_get_obj(op, "error"), "code", 0))
+		rc = mdc_fail(ctx, MDC_ERR_OPFAILED, "%s",
+			      mdc_json_get_str(mdc_json_get_obj(op, "error"), "message", "?"));
+	json_object_put(done);
+	json_object_put(op);
+	return rc;
+}
+
+/* After a failed try: the cluster it left.  None, or one in ERROR that is
+ * deleted here: 0.  One in another state is not ours to delete. */
+static int mdc_create_clean(struct mdc_client *c, const char *name, const struct mdc_lro_opts *lro,
+			    void (*note)(const char *, void *), void *arg, struct mdc_ctx *ctx)
+{
+	json_object *cl = NULL;
+	char state[32];
+	int rc;
+
+	if ((rc = mdc_cluster_get(c, name, &cl, ctx))) {
+		if (ctx && ctx->http_code == 404) {
+			mdc_ctx_clear(ctx);
+			return 0;
+		}
+		mdc_ctx_prefix(ctx, "after a failed create, cluster '%s' cannot be read", name);
+		return rc;
+	}
+	snprintf(state, sizeof(state), "%s", mdc_cluster_state(cl, "?"));
+	json_object_put(cl);
+	if (strcmp(state, "ERROR"))
+		return mdc_fail(ctx, MDC_ERR_CONFLICT, "cluster '%s' is %s after a failed create: not "
+				"deleted, no other profile tried", name, state);
+	mdc_create_note(note, arg, "deleting cluster '%s', left in ERROR", name);
+	if ((rc = mdc_create_delete(c, name, lro, ctx))) {
+		mdc_ctx_prefix(ctx, "deleting the failed cluster '%s' (no other profile tried)", name);
+		return rc;
+	}
+	mdc_create_note(note, arg, "deleted cluster '%s'", name);
+	return 0;
+}
+
+/* One try of profile P: 0 (up), MDC_ERR_OPFAILED with WHY (this profile
+ * failed: try the next), or another error (stop). */
+static int mdc_create_try(struct mdc_client *c, const char *parent, const char *id, const char *name,
+			  const struct mdc_create_profile *p, const struct mdc_lro_opts *lro,
+			  char *why, size_t whylen, struct mdc_ctx *ctx)
+{
+	json_object *op = NULL, *done = NULL, *cl = NULL;
+	const char *op_name;
+	struct mdc_ctx tmp;
+	int rc;
+
+	mdc_ctx_clear(&tmp);
+	if ((rc = mdc_cluster_create(c, parent, id, p->body, &op, &tmp))) {
+		if (rc == MDC_ERR_INTERRUPTED || tmp.http_code == 409) {
+			/* the caller looks at what holds the ID */
+			*ctx = tmp;
+			goto out;
+		}
+		snprintf(why, whylen, "%s", tmp.msg);
+		rc = MDC_ERR_OPFAILED;
+		goto out;
+	}
+	op_name = mdc_json_get_str(op, "name", NULL);
+	if (op_name && !mdc_json_get_bool(op, "done", false))
+		rc = mdc_lro_wait(c, op_name, lro, &done, &tmp);
+	else if (mdc_json_get_int(mdc_json_get_obj(op, "error"), "code", 0))
+		rc = mdc_fail(&tmp, MDC_ERR_OPFAILED, "operation failed: code %lld: %s",
+			      (long long) mdc_json_get_int(mdc_json_get_obj(op, "error"), "code", 0),
+			      mdc_json_get_str(mdc_json_get_obj(op, "error"), "message", "?"));
+	if (rc == MDC_ERR_OPFAILED) {
+		snprintf(why, whylen, "%s", tmp.msg);
+		goto out;
+	}
+	if (rc) {
+		*ctx = tmp;
+		goto out;
+	}
+	/* a finished create can still leave the cluster in ERROR */
+	if ((rc = mdc_cluster_get(c, name, &cl, ctx)))
+		goto out;
+	if (!strcmp(mdc_cluster_state(cl, ""), "ERROR")) {
+		json_object *err = mdc_json_get_obj(mdc_json_get_obj(cl, "cluster_status"), "error");
+
+		snprintf(why, whylen, "the cluster is in ERROR: %s",
+			 mdc_json_get_str(err, "message",
+					  mdc_json_get_str(mdc_json_get_obj(cl, "cluster_status"), "detail", "?")));
+		rc = MDC_ERR_OPFAILED;
+	}
+out:
+	json_object_put(cl);
+	json_object_put(done);
+	json_object_put(op);
+	return rc;
+}
+
+int mdc_create_walk(struct mdc_client *c, const char *parent, const char *id, const char *name,
+		    const struct mdc_create_profile *prof, size_t n, const struct mdc_lro_opts *lro,
+		    void (*note)(const char *line, void *arg), void *note_arg, size_t *won,
+		    struct mdc_ctx *ctx)
+{
+	struct mdc_buf failed = MDC_BUF_INIT;
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char why[MDC_CTX_MSG_MAX];
+		bool cleared = false;
+
+		mdc_create_note(note, note_arg, "profile %s (%zu of %zu): creating cluster '%s'",
+				prof[i].label, i + 1, n, name);
+		for (;;) {
+			why[0] = '\0';
+			rc = mdc_create_try(c, parent, id, name, &prof[i], lro, why, sizeof(why), ctx);
+			if (rc != MDC_ERR_CONFLICT || cleared || ctx->http_code != 409)
+				break;
+			/* 409: a cluster holds the ID; one a failed create left
+			 * in ERROR goes, and this profile is tried again */
+			mdc_create_note(note, note_arg, "cluster '%s' already exists", name);
+			mdc_ctx_clear(ctx);
+			if ((rc = mdc_create_clean(c, name, lro, note, note_arg, ctx)))
+				goto out;
+			cleared = true;
+		}
+		if (!rc) {
+			*won = i;
+			mdc_create_note(note, note_arg, "profile %s: cluster '%s' is up", prof[i].label, name);
+			goto out;
+		}
+		if (rc != MDC_ERR_OPFAILED)
+			goto out;
+		mdc_create_note(note, note_arg, "profile %s failed: %s", prof[i].label, why);
+		if (mdc_buf_addf(&failed, "%s%s (%s)", i ? "; " : "", prof[i].label, why)) {
+			rc = mdc_nomem(ctx);
+			goto out;
+		}
+		if ((rc = mdc_create_clean(c, name, lro, note, note_arg, ctx)))
+			goto out;
+		if (i + 1 < n)
+			mdc_create_note(note, note_arg, "trying the next profile");
+	}
+	rc = mdc_fail(ctx, MDC_ERR_OPFAILED, "cluster '%s' not created: every profile failed: %s",
+		      name, mdc_buf_str(&failed));
+out:
+	mdc_buf_free(&failed);
 	return rc;
 }
