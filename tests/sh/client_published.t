@@ -11,7 +11,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 23
+plan 25
 NAME=projects/proj/locations/us-central1/modelDevelopmentClusters/g1
 srv=$TEST_DIR/srv
 mkdir -p "$srv"
@@ -150,3 +150,11 @@ ok "the future field's bytes are the server's (camelCase map keys, 2.50)" \
 	grep -qF '"futureKnob":{"modeByZone":{"usCentral1A":"FAST"},"weight":2.50,' "$body"
 is "$(jq -c '[(.nodePools // .node_pools)[] | select(.id == "flex") | (.scalingSpec // .scaling_spec) | (.maxNodeCount // .max_node_count)]' "$body")" \
 	"[6]" "... with the new count"
+
+# another pool command, on the cluster as the server now keeps it: a pin
+# sends the pools whole again and keeps them too
+out=$(M --yes --allow-recreate nodepool image a3 --pin img-2026-11 </dev/null 2>&1); rc=$?
+is "$rc" 0 "nodepool image --pin succeeds" || diag "$out"
+is "$(jq -c '[(.nodePools // .node_pools)[] | [.id, (.machineSpec // .machine_spec).reservationAffinity.values[0], .provisioningModel, .flexStartMaxDuration, .lustres[0], .filestores[0], .futureKnob.modeByZone]]' "$srv/patch.1")" \
+	"$(jq -c '[.nodePools[] | [.id, .machineSpec.reservationAffinity.values[0], .provisioningModel, .flexStartMaxDuration, .lustres[0], .filestores[0], .futureKnob.modeByZone]]' "$TEST_DIR/served.json")" \
+	"... with every pool's reservation, provisioning, flex duration, mounts and future field unchanged"
