@@ -27,7 +27,7 @@ export HTTPS_PROXY=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 https_proxy=
 	http_proxy=http://127.0.0.1:9 NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost
 mkdir -p "$CLOUDSDK_CONFIG"
 
-plan 22
+plan 23
 
 GC() { gcloud "$@" --region="$REGION" 2>"$TEST_DIR/gc.err"; }
 pr() { mdcctl --endpoint "$EMU_URL" persistent-resources "$@"; }
@@ -83,6 +83,8 @@ go=$(GC ai operations describe "$opid" --format=json); rc=$?
 is "$rc" 0 "gcloud ai operations describe $opid" || diag "$(cat "$TEST_DIR/gc.err")"
 is "$(jq -r '.done' <<<"$go")" true "... the create is done"
 is "$(jq -r '.name' <<<"$go")" "$(curl -sS "$EMU_URL/v1/$op" | jq -r .name)" "... the operation as the emulator has it"
+mo=$(mdcctl --endpoint "$EMU_URL" --format json operations describe "$op" 2>&1)
+is "$(jq -S . <<<"$mo")" "$(jq -S . <<<"$go")" "mdcctl's operations describe JSON equals gcloud's"
 
 # --- reboot -------------------------------------------------------------------
 : >"$EMU_LOG"

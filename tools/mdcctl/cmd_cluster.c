@@ -582,8 +582,9 @@ int cmd_operations(struct mdcctl *g, int argc, char **argv)
 		goto fail;
 	rc = wait ? mdc_lro_wait(c, name, &uo.lro, &op, &ctx)
 		  : mdc_operation_get(c, name, &op, &ctx);
+	/* json, yaml, value(): the operation as the API (and gcloud) shows it */
 	if (op && g->format == MDCCTL_JSON) {
-		mdcctl_print_json(op);
+		mdcctl_print_resource(op);
 	} else if (op) {
 		json_object *err = mdc_json_get_obj(op, "error");
 		const char *pm = mdc_json_get_str(mdc_json_get_obj(op, "metadata"), "progress_message", NULL);
