@@ -243,6 +243,46 @@ int mdc_api_error(long http_code, const char *body, size_t len, double *retry_de
 	return e;
 }
 
+/* An object answer keeps the answer as received (its root's userdata), so
+ * a write can send back what it did not change in the service's own
+ * names and bytes: snake_case names, map keys mdcctl does not know are map
+ * keys and numbers' digits do not survive a round trip through the
+ * normalised form (issue 25.3). */
+struct mdc_api_raw {
+	const char *tag;
+	json_object *raw;
+};
+
+static const char mdc_api_raw_tag[] = "mdc_api_raw";
+
+static void mdc_api_raw_free(json_object *o, void *ud)
+{
+	struct mdc_api_raw *r = ud;
+
+	(void) o;
+	json_object_put(r->raw);
+	free(r);
+}
+
+static int mdc_api_keep_raw(json_object *norm, json_object *raw)
+{
+	struct mdc_api_raw *r = malloc(sizeof(*r));
+
+	if (!r)
+		return MDC_ERR_NOMEM;
+	r->tag = mdc_api_raw_tag;
+	r->raw = json_object_get(raw);
+	json_object_set_userdata(norm, r, mdc_api_raw_free);
+	return 0;
+}
+
+json_object *mdc_api_raw(const json_object *resp)
+{
+	const struct mdc_api_raw *r = resp ? json_object_get_userdata((json_object *) resp) : NULL;
+
+	return r && r->tag == mdc_api_raw_tag ? r->raw : NULL;
+}
+
 int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 		 const char *query, const json_object *body, json_object **resp,
 		 struct mdc_ctx *ctx)
@@ -345,7 +385,9 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 			mdc_ctx_prefix(ctx, "%s %s: the API answered", method, path);
 			goto out;
 		}
-		if (!(norm = mdc_json_normalize(obj, MDC_CASE_SNAKE))) {
+		if (!(norm = mdc_json_normalize(obj, MDC_CASE_SNAKE)) ||
+		    (json_object_is_type(norm, json_type_object) && mdc_api_keep_raw(norm, obj))) {
+			json_object_put(norm);
 			rc = mdc_nomem(ctx);
 			goto out;
 		}

@@ -91,6 +91,10 @@ int mdc_api_list(struct mdc_client *c, const char *path, const char *items,
 /* The cluster's state: clusterStatus.state as the service publishes it,
  * else the top-level "state" of older emulators; DEF when neither is set. */
 const char *mdc_cluster_state(const json_object *cluster, const char *def);
+/* The answer RESP (an object from a call, e.g. mdc_cluster_get) as the
+ * service sent it, before normalising; NULL for any other object.  Owned
+ * by RESP. */
+json_object *mdc_api_raw(const json_object *resp);
 int mdc_cluster_get(struct mdc_client *c, const char *name, json_object **cluster,
 		    struct mdc_ctx *ctx);
 int mdc_cluster_patch(struct mdc_client *c, const char *name, const json_object *payload,

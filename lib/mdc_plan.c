@@ -32,6 +32,8 @@ const struct plan_path plan_paths[PP_MAX] = {
 	[PP_SCHEDULING] = { SLURM_SPEC ".scheduling", SLURM_SPEC, "scheduling", json_type_object },
 	[PP_ACCOUNTING] = { SLURM_SPEC ".accounting", SLURM_SPEC, "accounting", json_type_object },
 	[PP_NODE_SETS] = { SLURM_SPEC ".node_sets", SLURM_SPEC, "node_sets", json_type_array },
+	/* updatable in the published resource (mdcctl update --display-name) */
+	[PP_DISPLAY_NAME] = { "display_name", NULL, "display_name", json_type_string },
 };
 
 /* ---- small helpers ---------------------------------------------------- */

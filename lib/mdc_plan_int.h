@@ -16,7 +16,7 @@
 /* The mask paths (C1), in the order they are sent and shown. */
 enum plan_path_id {
 	PP_LABELS, PP_NODE_POOLS, PP_PARTITIONS, PP_DEFAULT, PP_LOGIN, PP_PROLOG,
-	PP_EPILOG, PP_CONFIG, PP_SCHEDULING, PP_ACCOUNTING, PP_NODE_SETS, PP_MAX
+	PP_EPILOG, PP_CONFIG, PP_SCHEDULING, PP_ACCOUNTING, PP_NODE_SETS, PP_DISPLAY_NAME, PP_MAX
 };
 
 struct plan_path {

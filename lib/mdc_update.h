@@ -38,4 +38,25 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 		   const struct mdc_intent *in, const struct mdc_update_opts *o,
 		   struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx);
 
+/* One hardware profile of a create: a whole create body (REST, checked). */
+struct mdc_create_profile {
+	const char *label;		/* for the messages (its file name) */
+	const json_object *body;
+};
+/* Create cluster ID under PARENT (NAME its full name) from the first of the
+ * N profiles that comes up, as the service's users do when capacity is
+ * short: a create the service refuses, whose operation fails, or that
+ * leaves the cluster in ERROR is followed by the deletion of the cluster
+ * it left (the service keeps a failed create in ERROR, and a new create of
+ * the same ID gets 409 until it is gone) and the next profile.  A cluster
+ * of that ID already there in ERROR is deleted first; one in any other
+ * state is never deleted (MDC_ERR_CONFLICT).  NOTE (may be NULL) gets
+ * each step's line.  0 and *WON (the profile used), or the error:
+ * MDC_ERR_OPFAILED when every profile failed, the message naming each
+ * profile's failure. */
+int mdc_create_walk(struct mdc_client *c, const char *parent, const char *id, const char *name,
+		    const struct mdc_create_profile *prof, size_t n, const struct mdc_lro_opts *lro,
+		    void (*note)(const char *line, void *arg), void *note_arg, size_t *won,
+		    struct mdc_ctx *ctx);
+
 #endif

@@ -36,6 +36,59 @@ static void cluster_print_map(const char *indent, const json_object *map)
 		printf("%s%s=%s\n", indent, k, json_object_get_string(v));
 }
 
+/* "MODEL[, reservation TYPE VALUES][, at most DURATION]": how POOL gets its
+ * machines (published node pool fields); "" when it sets none. */
+void mdcctl_pool_provisioning(struct mdc_buf *b, const json_object *pool)
+{
+	json_object *ra = mdc_json_get_obj(mdc_json_get_obj(pool, "machine_spec"), "reservation_affinity");
+	const char *model = mdc_json_get_str(pool, "provisioning_model", NULL);
+	const char *flex = mdc_json_get_str(pool, "flex_start_max_duration", NULL);
+
+	mdc_buf_reset(b);
+	if (!model && !ra && !flex)
+		return;
+	mdc_buf_adds(b, model ? model : "(default)");
+	if (ra) {
+		mdc_buf_addf(b, ", reservation %s",
+			     mdc_json_get_str(ra, "reservation_affinity_type", "?"));
+		if (json_object_array_length(mdc_json_get_arr(ra, "values"))) {
+			mdc_buf_adds(b, " ");
+			cluster_join(b, mdc_json_get_arr(ra, "values"), NULL);
+		}
+	}
+	if (flex)
+		mdc_buf_addf(b, ", at most %s", flex);
+}
+
+static int cluster_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
+/* "N STATE, M STATE" of POOL's nodes in clusterStatus.nodesStatus, states
+ * in name order; "" when the status lists none of them. */
+static void cluster_pool_nodes(struct mdc_buf *b, const json_object *nodes, const char *pool)
+{
+	size_t n = json_object_is_type(nodes, json_type_array) ? json_object_array_length(nodes) : 0, k = 0;
+	const char **st = n ? calloc(n, sizeof(*st)) : NULL;
+
+	mdc_buf_reset(b);
+	for (size_t i = 0; st && i < n; i++) {
+		json_object *e = json_object_array_get_idx(nodes, i);
+
+		if (mdc_streq(mdc_json_get_str(e, "node_pool_id", NULL), pool))
+			st[k++] = mdc_json_get_str(e, "node_state", "?");
+	}
+	if (k)
+		qsort(st, k, sizeof(*st), cluster_strcmp);
+	for (size_t i = 0, j; i < k; i = j) {
+		for (j = i; j < k && !strcmp(st[j], st[i]); j++)
+			;
+		mdc_buf_addf(b, "%s%zu %s", i ? ", " : "", j - i, st[i]);
+	}
+	free(st);
+}
+
 /* The text form of describe: what an admin looks at first. */
 static void cluster_print_text(const json_object *cl)
 {
@@ -52,6 +105,8 @@ static void cluster_print_text(const json_object *cl)
 	if (err)
 		printf("status error:      %s (code %lld)\n", mdc_json_get_str(err, "message", "?"),
 		       (long long) mdc_json_get_int(err, "code", 0));
+	if (*mdc_json_get_str(status, "detail", ""))
+		printf("status detail:     %s\n", mdc_json_get_str(status, "detail", ""));
 	if (mdc_json_get_str(cl, "display_name", NULL))
 		printf("display name:      %s\n", mdc_json_get_str(cl, "display_name", ""));
 	printf("default partition: %s\n", mdc_json_get_str(slurm, "default_partition_id", "-"));
@@ -66,6 +121,12 @@ static void cluster_print_text(const json_object *cl)
 		       (long long) mdc_json_get_int(sc, "min_node_count", 0),
 		       (long long) mdc_json_get_int(sc, "max_node_count", 0),
 		       *img ? img : "(not pinned)");
+		mdcctl_pool_provisioning(&b, p);
+		if (b.len)
+			printf("  provisioning: %s\n", mdc_buf_str(&b));
+		cluster_pool_nodes(&b, mdc_json_get_arr(status, "nodes_status"), mdc_json_get_str(p, "id", ""));
+		if (b.len)
+			printf("  nodes: %s\n", mdc_buf_str(&b));
 	}
 	for (size_t i = 0; parts && i < json_object_array_length(parts); i++) {
 		json_object *p = json_object_array_get_idx(parts, i);
@@ -201,54 +262,138 @@ static int cluster_read_json(const char *path, json_object **out, struct mdc_ctx
 	return *out ? 0 : mdc_nomem(ctx);
 }
 
+/* A step of a create that walks profiles: one line each, on stderr (stdout
+ * keeps the result). */
+static void cluster_note(const char *line, void *arg)
+{
+	fprintf(stderr, "%s: %s\n", ((struct mdcctl *) arg)->progname, line);
+}
+
+/* create FILE | --config FILE (--from-file FILE) [--fallback-profiles F2,F3,...]:
+ * FILE is the REST body of the create page (camelCase or snake_case); each
+ * fallback profile is another such file, tried in turn when the one
+ * before failed.  Every file is read and checked before the first request. */
 int cmd_create(struct mdcctl *g, int argc, char **argv)
 {
+	enum { O_CONFIG = 256, O_FALLBACK };
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, O_CONFIG },
+		{ "from-file", required_argument, NULL, O_CONFIG },
+		{ "fallback-profiles", required_argument, NULL, O_FALLBACK },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct mdc_settings s;
 	struct mdc_client *c = NULL;
-	struct mdc_images images = { NULL };
-	json_object *body = NULL, *checked = NULL, *op = NULL;
+	struct mdc_strv files = MDC_STRV_INIT, fallback = MDC_STRV_INIT;
+	struct mdc_create_profile *prof = NULL;
+	json_object **bodies = NULL, *op = NULL;
 	char *project = NULL, *region = NULL, *id = NULL, *parent = NULL;
+	const char *config = NULL;
 	struct mdc_ctx ctx;
-	int rc;
-	if ((rc = mdcctl_operands(g, &argc, &argv)))
-		return rc;
+	int rc = 0, opt;
 
 	mdc_ctx_clear(&ctx);
 	memset(&s, 0, sizeof(s));
-	if (argc != 2) {
-		rc = mdcctl_usage(g, "usage: mdcctl --cluster NAME create FILE");
+	while ((opt = mdcctl_getopt(g, argc, argv, "", opts, &rc)) != -1 && opt != '?') {
+		if (opt == O_CONFIG)
+			config = optarg;
+		else if (mdc_strv_split(&fallback, optarg, ",")) {
+			rc = mdcctl_nomem(g);
+			goto out;
+		}
+	}
+	if (rc)
 		goto out;
+	if (!config && optind < argc)
+		config = argv[optind++];
+	if (optind < argc) {
+		rc = mdcctl_usage(g, "create: unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (!config) {
+		rc = mdcctl_usage(g, "usage: mdcctl --cluster NAME create FILE|--config FILE "
+				  "[--fallback-profiles FILE2,FILE3...]");
+		goto out;
+	}
+	if (mdc_strv_push(&files, config)) {
+		rc = mdcctl_nomem(g);
+		goto out;
+	}
+	for (size_t i = 0; i < fallback.n; i++) {
+		if (!*fallback.v[i]) {
+			rc = mdcctl_usage(g, "create: --fallback-profiles: an empty file name");
+			goto out;
+		}
+		if (mdc_strv_push(&files, fallback.v[i])) {
+			rc = mdcctl_nomem(g);
+			goto out;
+		}
+	}
+	if (files.n > 1 && g->async) {
+		rc = mdcctl_usage(g, "create: --fallback-profiles waits for each create: not with --async");
+		goto out;
+	}
+	if (!(bodies = calloc(files.n, sizeof(*bodies))) || !(prof = calloc(files.n, sizeof(*prof)))) {
+		mdc_nomem(&ctx);
+		goto fail;
 	}
 	/* everything is checked before the first request */
 	if ((rc = mdcctl_settings(g, true, &s, &ctx)) ||
-	    (rc = mdc_cluster_name_split(s.cluster, &project, &region, &id, &ctx)) ||
-	    (rc = cluster_read_json(argv[1], &body, &ctx)))
+	    (rc = mdc_cluster_name_split(s.cluster, &project, &region, &id, &ctx)))
 		goto fail;
-	if ((rc = mdc_rules_check_create(id, body, &images, &checked, &ctx))) {
-		if (rc != MDC_ERR_NOMEM)
-			ctx.err = MDC_ERR_REFUSED;
-		mdc_ctx_prefix(&ctx, "%s", argv[1]);
-		goto fail;
+	for (size_t i = 0; i < files.n; i++) {
+		struct mdc_images images = { NULL };
+		json_object *checked = NULL;
+
+		if ((rc = cluster_read_json(files.v[i], &bodies[i], &ctx)))
+			goto fail;
+		rc = mdc_rules_check_create(id, bodies[i], &images, &checked, &ctx);
+		json_object_put(checked);
+		if (rc) {
+			if (rc != MDC_ERR_NOMEM)
+				ctx.err = MDC_ERR_REFUSED;
+			mdc_ctx_prefix(&ctx, "%s", files.v[i]);
+			goto fail;
+		}
+		prof[i].label = files.v[i];
+		prof[i].body = bodies[i];
 	}
 	if (asprintf(&parent, "projects/%s/locations/%s", project, region) < 0) {
 		parent = NULL;
 		mdc_nomem(&ctx);
 		goto fail;
 	}
-	if ((rc = mdcctl_client_new(&s, &c, &ctx)) ||
-	    (rc = mdc_cluster_create(c, parent, id, body, &op, &ctx)))
+	if ((rc = mdcctl_client_new(&s, &c, &ctx)))
 		goto fail;
-	rc = mdcctl_finish_op(g, c, op);
+	if (files.n == 1) {
+		if ((rc = mdc_cluster_create(c, parent, id, bodies[0], &op, &ctx)))
+			goto fail;
+		rc = mdcctl_finish_op(g, c, op);
+	} else {
+		struct mdc_update_opts uo;
+		size_t won = 0;
+
+		if ((rc = mdcctl_update_opts(g, &uo, &ctx)) ||
+		    (rc = mdc_create_walk(c, parent, id, s.cluster, prof, files.n, &uo.lro, cluster_note,
+					  g, &won, &ctx)))
+			goto fail;
+		printf("created %s with profile %s (%zu of %zu)\n", s.cluster, files.v[won], won + 1,
+		       files.n);
+	}
 	goto out;
 fail:
 	rc = mdcctl_fail(g, &ctx);
 out:
+	for (size_t i = 0; bodies && i < files.n; i++)
+		json_object_put(bodies[i]);
+	free(bodies);
+	free(prof);
+	mdc_strv_free(&files);
+	mdc_strv_free(&fallback);
 	free(project);
 	free(region);
 	free(id);
 	free(parent);
-	json_object_put(body);
-	json_object_put(checked);
 	json_object_put(op);
 	mdc_client_free(c);
 	mdc_settings_free(&s);
@@ -308,10 +453,12 @@ out:
  * take the file's values; a masked path the file lacks is cleared (C2). */
 int cmd_update(struct mdcctl *g, int argc, char **argv)
 {
-	enum { O_MASK = 256 };
+	enum { O_MASK = 256, O_DISPLAY_NAME };
 	static const struct option opts[] = {
-		{ "update-mask", required_argument, NULL, O_MASK }, { NULL, 0, NULL, 0 },
+		{ "update-mask", required_argument, NULL, O_MASK },
+		{ "display-name", required_argument, NULL, O_DISPLAY_NAME }, { NULL, 0, NULL, 0 },
 	};
+	const char *display_name = NULL;
 	struct mdc_intent in = MDC_INTENT_INIT;
 	struct mdc_strv mask = MDC_STRV_INIT;
 	json_object *body = NULL;
@@ -321,8 +468,12 @@ int cmd_update(struct mdcctl *g, int argc, char **argv)
 	int rc = 0, opt;
 
 	mdc_ctx_clear(&ctx);
-	while ((opt = mdcctl_getopt(g, argc, argv, "", opts, &rc)) != -1 && opt != '?')
-		mask_arg = optarg;
+	while ((opt = mdcctl_getopt(g, argc, argv, "", opts, &rc)) != -1 && opt != '?') {
+		if (opt == O_MASK)
+			mask_arg = optarg;
+		else
+			display_name = optarg;
+	}
 	if (rc)
 		goto out;
 	if (optind < argc)
@@ -331,12 +482,27 @@ int cmd_update(struct mdcctl *g, int argc, char **argv)
 		rc = mdcctl_usage(g, "update: unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
+	if (display_name && (file || mask_arg)) {
+		rc = mdcctl_usage(g, "update: --display-name is a change of its own: not with FILE "
+				  "or --update-mask");
+		goto out;
+	}
+	/* --display-name NAME: the published resource lets it change alone */
+	if (display_name) {
+		if (!(body = json_object_new_object()) ||
+		    mdc_json_set(body, "display_name", json_object_new_string(display_name))) {
+			mdc_nomem(&ctx);
+			goto fail;
+		}
+		file = "--display-name";
+		mask_arg = "display_name";
+	}
 	if (!file || !mask_arg) {
 		rc = mdcctl_usage(g, "update needs FILE and --update-mask PATHS (a PATCH without a mask "
 				  "clears everything the file omits; use plan/apply for that)");
 		goto out;
 	}
-	if ((rc = cluster_read_json(file, &body, &ctx)))
+	if (!body && (rc = cluster_read_json(file, &body, &ctx)))
 		goto fail;
 	if ((rc = mdc_rules_parse_mask(mask_arg, &mask, &ctx))) {
 		ctx.err = MDC_ERR_REFUSED;
@@ -416,8 +582,9 @@ int cmd_operations(struct mdcctl *g, int argc, char **argv)
 		goto fail;
 	rc = wait ? mdc_lro_wait(c, name, &uo.lro, &op, &ctx)
 		  : mdc_operation_get(c, name, &op, &ctx);
+	/* json, yaml, value(): the operation as the API (and gcloud) shows it */
 	if (op && g->format == MDCCTL_JSON) {
-		mdcctl_print_json(op);
+		mdcctl_print_resource(op);
 	} else if (op) {
 		json_object *err = mdc_json_get_obj(op, "error");
 		const char *pm = mdc_json_get_str(mdc_json_get_obj(op, "metadata"), "progress_message", NULL);

@@ -519,11 +519,16 @@ static void pool_text_one(const json_object *p)
 {
 	json_object *sc = mdc_json_get_obj(p, "scaling_spec");
 	const char *img = mdc_json_get_str(p, "node_image", "");
+	struct mdc_buf prov = MDC_BUF_INIT;
 
-	printf("%s\t%s\tmin=%lld\tmax=%lld\timage=%s\n", mdc_json_get_str(p, "id", "?"),
+	/* how the pool gets machines, when it says (a column only then) */
+	mdcctl_pool_provisioning(&prov, p);
+	printf("%s\t%s\tmin=%lld\tmax=%lld\timage=%s%s%s\n", mdc_json_get_str(p, "id", "?"),
 	       mdc_json_get_str(mdc_json_get_obj(p, "machine_spec"), "machine_type", "?"),
 	       (long long) mdc_json_get_int(sc, "min_node_count", 0),
-	       (long long) mdc_json_get_int(sc, "max_node_count", 0), *img ? img : "-");
+	       (long long) mdc_json_get_int(sc, "max_node_count", 0), *img ? img : "-",
+	       prov.len ? "\tprovisioning=" : "", mdc_buf_str(&prov));
+	mdc_buf_free(&prov);
 }
 
 static void pool_text_list(const json_object *arr)

@@ -51,7 +51,7 @@ static const struct mdcctl_cmd {
 	  "mdcctl config show|get KEY|set KEY=VALUE...|unset KEY...\n"
 	  "unset removes settings: it asks on a terminal, else needs --yes" },
 	{ "create", cmd_create, CMD_CLUSTER | CMD_FORMAT, "create a cluster from a JSON file",
-	  "mdcctl --cluster NAME create FILE" },
+	  "mdcctl --cluster NAME create FILE|--config FILE [--fallback-profiles FILE2,FILE3...]" },
 	{ "delete", cmd_delete, CMD_CLUSTER | CMD_FORMAT, "delete the cluster", "mdcctl delete [--yes]" },
 	{ "describe", cmd_describe, CMD_CLUSTER | CMD_FORMAT, "show the cluster resource",
 	  "mdcctl describe [--format text|json|yaml|value(FIELD,...)]" },
@@ -91,7 +91,8 @@ static const struct mdcctl_cmd {
 	{ "rollback", cmd_rollback, CMD_W, "return to the spec before write N (needs the broker)",
 	  "mdcctl rollback N [--yes]" },
 	{ "update", cmd_update, CMD_W, "raw PATCH from a JSON file with an explicit mask",
-	  "mdcctl update FILE --update-mask PATHS [--update-mode MODE] [--timeout S] [--no-wait]" },
+	  "mdcctl update FILE --update-mask PATHS [--update-mode MODE] [--timeout S] [--no-wait]\n"
+	  "       mdcctl update --display-name NAME" },
 };
 
 static void mdcctl_help(FILE *f)

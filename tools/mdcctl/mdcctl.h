@@ -105,6 +105,10 @@ void mdcctl_print_json(const json_object *obj);
 /* The same for an API resource: field names in lowerCamelCase, as the API
  * (and gcloud) show them; user maps keep their keys. */
 void mdcctl_print_resource(const json_object *obj);
+/* B: how node pool POOL gets its machines (provisioning model,
+ * reservation, flex-start duration), "" if it says nothing (cmd_cluster.c) */
+struct mdc_buf;
+void mdcctl_pool_provisioning(struct mdc_buf *b, const json_object *pool);
 /* Ask QUESTION on the terminal; false unless the answer is y/yes.  With
  * --yes true; with stdin not a terminal false (the caller says why). */
 bool mdcctl_confirm(struct mdcctl *g, const char *question);
