@@ -618,6 +618,50 @@ static bool line_key(const char *l, size_t n, const char *key)
 	return n > k && !strncasecmp(l, key, k) && l[k] == '=';
 }
 
+/* A TRES slurmctld takes from slurmdbd (controller.c _init_tres: a type
+ * with a name, bar fs/disk): without slurmdbd it stops on 'slurmdbd is
+ * required to run with TRES gres/gpu', so on an accounting cluster the
+ * sandbox leaves these out.  bb/cray, a nameless one and an unknown type
+ * stay: slurmctld stops on those before it asks. */
+static bool tres_from_dbd(const char *t, size_t n)
+{
+	static const char *const named[] = { "gres/", "license/", "fs/", "ic/", "bb/" };
+
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		size_t k = strlen(named[i]);
+
+		if (n <= k || strncasecmp(t, named[i], k))
+			continue;
+		/* fs/disk is built in; bb/cray is refused before slurmdbd is asked */
+		return strncasecmp(t, "fs/disk", 7) && !(n == 7 && !strncasecmp(t, "bb/cray", 7));
+	}
+	return false;
+}
+
+/* The line L (AccountingStorageTRES=...) into OUT without the TRES
+ * slurmdbd would give; no line when none is left (slurmctld's default). */
+static int ctld_tres_line(const char *l, size_t n, struct mdc_buf *out)
+{
+	const char *eq = memchr(l, '=', n), *v = eq + 1, *end = l + n;
+	struct mdc_buf keep = MDC_BUF_INIT;
+	int rc = 0;
+
+	while (!rc && v < end) {
+		size_t k = strcspn(v, ",");
+
+		if (v + k > end)
+			k = (size_t) (end - v);
+		if (k && !tres_from_dbd(v, k))
+			rc = (keep.len && mdc_buf_addc(&keep, ',')) || mdc_buf_add(&keep, v, k);
+		v += k + 1;
+	}
+	if (!rc && keep.len)
+		rc = mdc_buf_add(out, l, (size_t) (eq + 1 - l)) ||
+		     mdc_buf_add(out, keep.s, keep.len) || mdc_buf_addc(out, '\n');
+	mdc_buf_free(&keep);
+	return rc;
+}
+
 /* TEXT for the sandbox in DIR (its path keys rewritten), and the
  * controller's host name in HOST. */
 static int ctld_conf(const char *text, const char *dir, struct mdc_buf *out, char *host,
@@ -657,7 +701,9 @@ static int ctld_conf(const char *text, const char *dir, struct mdc_buf *out, cha
 
 			snprintf(host, hostsz, "%.*s", (int) strcspn(v, "(, \t\r\n#"), v);
 		}
-		if (!drop)
+		if (!drop && dbd && line_key(p, n, "AccountingStorageTRES"))
+			rc = ctld_tres_line(p, n, out);
+		else if (!drop)
 			rc = mdc_buf_add(out, p, n) || mdc_buf_addc(out, '\n');
 		p = nl ? nl + 1 : p + n;
 	}
