@@ -298,8 +298,9 @@ static partition_info_msg_t *js_live_part(const char *name, struct mdc_managed_p
 		.deny_accounts = pi->deny_accounts, .allow_qos = pi->allow_qos,
 		.deny_qos = pi->deny_qos,
 	};
+	/* the two state bits only: a later release may add flags there */
 	for (size_t i = 0; i < sizeof(js_part_states) / sizeof(js_part_states[0]); i++)
-		if (pi->state_up == js_part_states[i].state)
+		if ((pi->state_up & (PARTITION_SUBMIT | PARTITION_SCHED)) == js_part_states[i].state)
 			p->state = js_part_states[i].word;
 	/* minutes, as slurm.conf takes them */
 	if (pi->max_time == INFINITE)
