@@ -1121,7 +1121,8 @@ static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 		rc = (res->ctld_skipped = strdup("an Include was left out (see the warnings)")) ?
 		     0 : MDC_ERR_NOMEM;
 	else if (!rc && res->ran_slurm && !res->errors.n)
-		rc = run_ctld(mdc_buf_str(&conf), dir, o->conf_dir, o->timeout_s > 0 ? o->timeout_s : 15, res);
+		rc = run_ctld(mdc_buf_str(&conf), dir, o->conf_dir,
+			      o->timeout_s > 0 ? o->timeout_s : 15, res);
 out:
 	if (path)
 		unlink(path);
