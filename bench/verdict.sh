@@ -33,7 +33,7 @@ command -v unshare >/dev/null && command -v ip >/dev/null ||
 
 dir=$(mktemp -d)
 mpid=
-trap '[ -z "$mpid" ] || kill "$mpid" 2>/dev/null; rm -rf "$dir"' EXIT
+trap '[ -z "$mpid" ] || { kill "$mpid"; wait "$mpid"; } 2>/dev/null; rm -rf "$dir"' EXIT
 
 # a munged of our own (AuthInfo=socket=): without one slurmctld's
 # auth/munge start-up waits about 2 s for the socket, on both sides alike,
@@ -41,10 +41,13 @@ trap '[ -z "$mpid" ] || kill "$mpid" 2>/dev/null; rm -rf "$dir"' EXIT
 sock=
 if command -v munged >/dev/null && command -v mungekey >/dev/null; then
 	mkdir -p "$dir/munge" && chmod 700 "$dir/munge"
-	mungekey --create --keyfile="$dir/munge/key" 2>/dev/null &&
-	munged --foreground --force --socket="$dir/munge/sock" --key-file="$dir/munge/key" \
-		--pid-file="$dir/munge/pid" --log-file="$dir/munge/log" --seed-file="$dir/munge/seed" >/dev/null 2>&1 &
-	mpid=$!
+	# munged itself in the background (not a list: $! must be its pid)
+	if mungekey --create --keyfile="$dir/munge/key" 2>/dev/null; then
+		munged --foreground --force --socket="$dir/munge/sock" --key-file="$dir/munge/key" \
+			--pid-file="$dir/munge/pid" --log-file="$dir/munge/log" \
+			--seed-file="$dir/munge/seed" >/dev/null 2>&1 &
+		mpid=$!
+	fi
 	for ((i = 0; i < 100; i++)); do [ -S "$dir/munge/sock" ] && break; sleep 0.05; done
 	[ -S "$dir/munge/sock" ] && sock=$dir/munge/sock
 fi
