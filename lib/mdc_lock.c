@@ -218,16 +218,17 @@ static void mdc_lock_holder(int fd, char *out, size_t outsz)
  * every admin write (issue 24.2).  Mode 0600: the writers sharing a
  * lock directory are one identity (root; mdcd writes for the others).
  * A file planted by another user in a shared directory such as
- * /run/lock, or one others could open, is replaced when we are root (its
- * holders keep an unlinked inode) and refused otherwise.  A
- * user who cannot open root's file is told to use the broker: such a
- * command fails here, and never writes to the lock file. */
+ * /run/lock, or one others could open, is replaced (its holders keep an
+ * unlinked inode).  Only root takes the lock: a user's command is told to
+ * use the broker (mdcd, root, writes for it) and never opens, creates or
+ * writes the file, whether root's exists or not (a user's own file there
+ * would be one more that any user could hold or that root must replace). */
 static int mdc_lock_denied(struct mdc_ctx *ctx, const char *dir, const char *name)
 {
-	return mdc_fail(ctx, MDC_ERR_REFUSED, "permission denied: the writer lock '%s/%s' is "
-			"root's, and only administrators write to this cluster: use the broker "
-			"('Broker =' in mdc.conf, served by mdcd) or run the command as root",
-			dir, name);
+	return mdc_fail(ctx, MDC_ERR_REFUSED, "permission denied: only root takes the writer "
+			"lock '%s/%s', and only administrators write to this cluster: use the "
+			"broker ('Broker =' in mdc.conf, served by mdcd) or run the command as "
+			"root", dir, name);
 }
 
 static int mdc_lock_open(int d, const char *dir, const char *name, int *f, struct mdc_ctx *ctx)
@@ -266,13 +267,6 @@ static int mdc_lock_open(int d, const char *dir, const char *name, int *f, struc
 			return 0;
 		}
 		close(fd);
-		if (me != 0 && st.st_uid == 0)
-			return mdc_lock_denied(ctx, dir, name);
-		if (me != 0 && st.st_uid != me)
-			return mdc_fail(ctx, MDC_ERR_REFUSED, "lock file '%s/%s' belongs to another "
-					"user (uid %u): refused; remove it, or set MDC_LOCK_DIR or "
-					"'LockDir =' to a directory of your own", dir, name,
-					(unsigned) st.st_uid);
 		if (tries >= MDC_LOCK_REPLANT_MAX)
 			return mdc_fail(ctx, MDC_ERR_REFUSED, "lock file '%s/%s' is planted again "
 					"and again by uid %u: refused", dir, name, (unsigned) st.st_uid);
@@ -301,6 +295,11 @@ int mdc_lock_acquire(const char *dir, const char *endpoint, const char *cluster,
 		dir = mdc_lock_default_dir();
 	if (mdc_lock_name(&name, endpoint, cluster)) {
 		rc = mdc_nomem(ctx);
+		goto out;
+	}
+	/* before the directory is even opened (issue 24.2) */
+	if (geteuid() != 0) {
+		rc = mdc_lock_denied(ctx, dir, name.s);
 		goto out;
 	}
 	if ((rc = mdc_lock_dir_open(dir, &d, ctx)))

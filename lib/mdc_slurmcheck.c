@@ -618,6 +618,50 @@ static bool line_key(const char *l, size_t n, const char *key)
 	return n > k && !strncasecmp(l, key, k) && l[k] == '=';
 }
 
+/* A TRES slurmctld takes from slurmdbd (controller.c _init_tres: a type
+ * with a name, bar fs/disk): without slurmdbd it stops on 'slurmdbd is
+ * required to run with TRES gres/gpu', so on an accounting cluster the
+ * sandbox leaves these out.  bb/cray, a nameless one and an unknown type
+ * stay: slurmctld stops on those before it asks. */
+static bool tres_from_dbd(const char *t, size_t n)
+{
+	static const char *const named[] = { "gres/", "license/", "fs/", "ic/", "bb/" };
+
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		size_t k = strlen(named[i]);
+
+		if (n <= k || strncasecmp(t, named[i], k))
+			continue;
+		/* fs/disk is built in; bb/cray is refused before slurmdbd is asked */
+		return strncasecmp(t, "fs/disk", 7) && !(n == 7 && !strncasecmp(t, "bb/cray", 7));
+	}
+	return false;
+}
+
+/* The line L (AccountingStorageTRES=...) into OUT without the TRES
+ * slurmdbd would give; no line when none is left (slurmctld's default). */
+static int ctld_tres_line(const char *l, size_t n, struct mdc_buf *out)
+{
+	const char *eq = memchr(l, '=', n), *v = eq + 1, *end = l + n;
+	struct mdc_buf keep = MDC_BUF_INIT;
+	int rc = 0;
+
+	while (!rc && v < end) {
+		size_t k = strcspn(v, ",");
+
+		if (v + k > end)
+			k = (size_t) (end - v);
+		if (k && !tres_from_dbd(v, k))
+			rc = (keep.len && mdc_buf_addc(&keep, ',')) || mdc_buf_add(&keep, v, k);
+		v += k + 1;
+	}
+	if (!rc && keep.len)
+		rc = mdc_buf_add(out, l, (size_t) (eq + 1 - l)) ||
+		     mdc_buf_add(out, keep.s, keep.len) || mdc_buf_addc(out, '\n');
+	mdc_buf_free(&keep);
+	return rc;
+}
+
 /* TEXT for the sandbox in DIR (its path keys rewritten), and the
  * controller's host name in HOST. */
 static int ctld_conf(const char *text, const char *dir, struct mdc_buf *out, char *host,
@@ -657,7 +701,9 @@ static int ctld_conf(const char *text, const char *dir, struct mdc_buf *out, cha
 
 			snprintf(host, hostsz, "%.*s", (int) strcspn(v, "(, \t\r\n#"), v);
 		}
-		if (!drop)
+		if (!drop && dbd && line_key(p, n, "AccountingStorageTRES"))
+			rc = ctld_tres_line(p, n, out);
+		else if (!drop)
 			rc = mdc_buf_add(out, p, n) || mdc_buf_addc(out, '\n');
 		p = nl ? nl + 1 : p + n;
 	}
@@ -735,8 +781,61 @@ static int ctld_words(const char *out, const char *dir, int status, struct mdc_s
 	return rc ? MDC_ERR_NOMEM : 0;
 }
 
+/* Files slurmctld reads beside slurm.conf at start.  Without topology.conf
+ * (TopologyPlugin=topology/tree) or helpers.conf (node_features/helpers)
+ * it waits 60 s for the file, so a cluster using them had its start-up
+ * check time out and skipped on every change; the others it would judge
+ * by their defaults. */
+static const char *const ctld_beside[] = {
+	"topology.conf", "helpers.conf", "cgroup.conf", "gres.conf", "acct_gather.conf",
+	"mpi.conf", "job_container.conf", "oci.conf", "burst_buffer.conf", "knl_generic.conf",
+};
+
+/* Link into the sandbox SDIR those of CONF_DIR (read only: slurmctld reads
+ * them; rm_tree unlinks, never follows). */
+static void ctld_link_beside(const char *conf_dir, const char *sdir)
+{
+	for (size_t i = 0; conf_dir && i < sizeof(ctld_beside) / sizeof(ctld_beside[0]); i++) {
+		char *rel = mdc_path_join(conf_dir, ctld_beside[i]);
+		/* absolute: the link lives in SDIR, the directory may be "." */
+		char *from = rel ? realpath(rel, NULL) : NULL;
+		char *to = mdc_path_join(sdir, ctld_beside[i]);
+		struct stat st;
+
+		if (from && to && !stat(from, &st) && S_ISREG(st.st_mode) && symlink(from, to))
+			mdc_debug("slurmctld's sandbox: cannot link %s: %s", from, strerror(errno));
+		free(rel);
+		free(from);
+		free(to);
+	}
+}
+
+/* Why slurmctld did not start in time, from its output file OPATH: the
+ * file it waits for (s_p_parse_file retries a missing one for 60 s). */
+static void ctld_waits_for(const char *opath, const char *sdir, char *why, size_t whysz)
+{
+	static const char mark[] = "cannot stat file ";
+	char *text = NULL, *at, *end;
+	struct mdc_ctx c;
+
+	mdc_ctx_clear(&c);
+	*why = '\0';
+	if (mdc_read_regular(opath, 256 * 1024, 0, &text, NULL, &c) || !(at = strstr(text, mark))) {
+		free(text);
+		return;
+	}
+	at += strlen(mark);
+	end = at + strcspn(at, ": \n");
+	if (!strncmp(at, sdir, strlen(sdir)) && at[strlen(sdir)] == '/')
+		at += strlen(sdir) + 1;
+	snprintf(why, whysz, ": it waits for %.*s, which is not beside the checked file",
+		 (int) (end - at), at);
+	free(text);
+}
+
 /* slurmctld's verdict on TEXT, in a sandbox under DIR. */
-static int run_ctld(const char *text, const char *dir, double timeout, struct mdc_slurmcheck *res)
+static int run_ctld(const char *text, const char *dir, const char *conf_dir, double timeout,
+		    struct mdc_slurmcheck *res)
 {
 	char cbuf[4096], host[256];
 	const char *ctld = mdc_slurmcheck_slurmctld(cbuf, sizeof(cbuf));
@@ -767,6 +866,7 @@ static int run_ctld(const char *text, const char *dir, double timeout, struct md
 			rc = MDC_ERR_NOMEM;
 		goto out;
 	}
+	ctld_link_beside(conf_dir, sdir);
 	{
 		char *argv[] = { "unshare", "--net", "--uts", "--pid", "--fork", "--kill-child",
 				 "bash", "-c", (char *) ctld_script, "mdc-ctldcheck",
@@ -785,11 +885,12 @@ static int run_ctld(const char *text, const char *dir, double timeout, struct md
 		res->ran_ctld = true;
 		rc = ctld_words(o, sdir, atoi(o + strlen(CTLD_EXIT)), res);
 	} else {
-		char m[512];
+		char m[640], why[300];
 
-		if (rr.timed_out)
-			snprintf(m, sizeof(m), "slurmctld did not start in %.0f s", timeout);
-		else
+		if (rr.timed_out) {
+			ctld_waits_for(opath, sdir, why, sizeof(why));
+			snprintf(m, sizeof(m), "slurmctld did not start in %.0f s%s", timeout, why);
+		} else
 			snprintf(m, sizeof(m), "cannot sandbox slurmctld (unshare --net --uts --pid, "
 				 "ip): exit %d: %.300s", rr.status, o);
 		if (!(res->ctld_skipped = strdup(m)))
@@ -1020,7 +1121,8 @@ static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 		rc = (res->ctld_skipped = strdup("an Include was left out (see the warnings)")) ?
 		     0 : MDC_ERR_NOMEM;
 	else if (!rc && res->ran_slurm && !res->errors.n)
-		rc = run_ctld(mdc_buf_str(&conf), dir, o->timeout_s > 0 ? o->timeout_s : 15, res);
+		rc = run_ctld(mdc_buf_str(&conf), dir, o->conf_dir,
+			      o->timeout_s > 0 ? o->timeout_s : 15, res);
 out:
 	if (path)
 		unlink(path);

@@ -203,17 +203,10 @@ static bool mdc_managed_in_groups(const char *list, uid_t uid, gid_t gid)
 int mdc_managed_access(const struct mdc_managed *m, const char *part,
 		       const struct mdc_managed_job *job, uid_t slurm_uid, struct mdc_ctx *ctx)
 {
-	/* an allow list and a deny list per value the job names */
-	const struct {
-		const char *allow, *deny, *what, *val;
-	} lists[] = {
-		{ "AllowAccounts", "DenyAccounts", "account", job->account },
-		{ "AllowQos", "DenyQos", "QOS", job->qos },
-	};
 	const struct sc_conf *c = m ? m->conf : NULL;
+	struct mdc_managed_part p;
 	size_t ri = 0;
-	bool found = false, admin = job->uid == 0 || job->uid == slurm_uid;
-	const char *v;
+	bool found = false;
 
 	for (size_t i = 0; c && i < c->nrecs; i++)
 		if (c->recs[i].type == SC_REC_PARTITION && !c->recs[i].is_default &&
@@ -224,11 +217,39 @@ int mdc_managed_access(const struct mdc_managed *m, const char *part,
 	if (!found)
 		return mdc_fail(ctx, MDC_ERR_NOTFOUND, "partition '%s' is not in the managed slurm.conf",
 				part);
-	v = mdc_managed_part_get(c, ri, "State");
+	p = (struct mdc_managed_part) {
+		.state = mdc_managed_part_get(c, ri, "State"),
+		.max_time = mdc_managed_part_get(c, ri, "MaxTime"),
+		.root_only = mdc_managed_part_get(c, ri, "RootOnly"),
+		.allow_groups = mdc_managed_part_get(c, ri, "AllowGroups"),
+		.allow_accounts = mdc_managed_part_get(c, ri, "AllowAccounts"),
+		.deny_accounts = mdc_managed_part_get(c, ri, "DenyAccounts"),
+		.allow_qos = mdc_managed_part_get(c, ri, "AllowQos"),
+		.deny_qos = mdc_managed_part_get(c, ri, "DenyQos"),
+	};
+	return mdc_managed_access_part(&p, part, job, slurm_uid, ctx);
+}
+
+int mdc_managed_access_part(const struct mdc_managed_part *p, const char *part,
+			    const struct mdc_managed_job *job, uid_t slurm_uid,
+			    struct mdc_ctx *ctx)
+{
+	/* an allow list and a deny list per value the job names */
+	const struct {
+		const char *allow, *deny, *key, *dkey, *what, *val;
+	} lists[] = {
+		{ p->allow_accounts, p->deny_accounts, "AllowAccounts", "DenyAccounts", "account",
+		  job->account },
+		{ p->allow_qos, p->deny_qos, "AllowQos", "DenyQos", "QOS", job->qos },
+	};
+	bool admin = job->uid == 0 || job->uid == slurm_uid;
+	const char *v;
+
+	v = p->state;
 	if (v && strcasecmp(v, "UP"))
 		return mdc_fail(ctx, MDC_ERR_REFUSED, "partition '%s' is State=%s: its jobs do not run",
 				part, v);
-	v = mdc_managed_part_get(c, ri, "MaxTime");
+	v = p->max_time;
 	if (v && job->time_limit && strcasecmp(v, "INFINITE") && strcasecmp(v, "UNLIMITED")) {
 		struct mdc_ctx pctx = { 0 };
 		uint32_t secs;
@@ -242,10 +263,10 @@ int mdc_managed_access(const struct mdc_managed *m, const char *part,
 					"the job's time limit of %u minutes is above the MaxTime=%s of "
 					"partition '%s'", job->time_limit, v, part);
 	}
-	v = mdc_managed_part_get(c, ri, "RootOnly");
+	v = p->root_only;
 	if (v && mdc_managed_yes(v) && !admin)
 		return mdc_fail(ctx, MDC_ERR_REFUSED, "partition '%s' is RootOnly=YES", part);
-	v = mdc_managed_part_get(c, ri, "AllowGroups");
+	v = p->allow_groups;
 	if (v && *v && strcasecmp(v, "ALL") && !admin &&
 	    !mdc_managed_in_groups(v, job->uid, job->gid))
 		return mdc_fail(ctx, MDC_ERR_REFUSED,
@@ -254,14 +275,14 @@ int mdc_managed_access(const struct mdc_managed *m, const char *part,
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		if (!lists[i].val || !*lists[i].val)
 			continue;
-		v = mdc_managed_part_get(c, ri, lists[i].allow);
+		v = lists[i].allow;
 		if (v && *v && strcasecmp(v, "ALL") && !mdc_managed_in_list(v, lists[i].val))
 			return mdc_fail(ctx, MDC_ERR_REFUSED, "%s '%s' is not in the %s=%s of partition '%s'",
-					lists[i].what, lists[i].val, lists[i].allow, v, part);
-		v = mdc_managed_part_get(c, ri, lists[i].deny);
+					lists[i].what, lists[i].val, lists[i].key, v, part);
+		v = lists[i].deny;
 		if (v && mdc_managed_in_list(v, lists[i].val))
 			return mdc_fail(ctx, MDC_ERR_REFUSED, "%s '%s' is in the %s=%s of partition '%s'",
-					lists[i].what, lists[i].val, lists[i].deny, v, part);
+					lists[i].what, lists[i].val, lists[i].dkey, v, part);
 	}
 	return 0;
 }

@@ -71,6 +71,20 @@ int mdc_managed_check(const struct mdc_managed *m, const char *parts, char **bad
 int mdc_managed_access(const struct mdc_managed *m, const char *part,
 		       const struct mdc_managed_job *job, uid_t slurm_uid, struct mdc_ctx *ctx);
 
+/* A partition's access settings as strings in slurm.conf's words (NULL:
+ * not set): what mdc_managed_access reads from the file, or what a caller
+ * inside slurmctld has from the live partition record, which a runtime
+ * `scontrol update PartitionName=...` changed too (issue 24 item 3). */
+struct mdc_managed_part {
+	const char *state, *max_time, *root_only, *allow_groups;
+	const char *allow_accounts, *deny_accounts, *allow_qos, *deny_qos;
+};
+
+/* mdc_managed_access on the settings P of partition PART. */
+int mdc_managed_access_part(const struct mdc_managed_part *p, const char *part,
+			    const struct mdc_managed_job *job, uid_t slurm_uid,
+			    struct mdc_ctx *ctx);
+
 /* The slurm.conf to read: SLURM_CONF from the environment, else
  * /etc/slurm/slurm.conf.  A borrowed pointer. */
 const char *mdc_managed_default_path(void);

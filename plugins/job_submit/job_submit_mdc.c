@@ -256,6 +256,60 @@ static bool js_has_part(const char *name, void *arg)
 	return mdc_managed_has(arg, name);
 }
 
+/* Slurm's partition states in slurm.conf's words */
+static const struct {
+	uint16_t state;
+	const char *word;
+} js_part_states[] = {
+	{ PARTITION_UP, "UP" }, { PARTITION_DOWN, "DOWN" },
+	{ PARTITION_DRAIN, "DRAIN" }, { PARTITION_INACTIVE, "INACTIVE" },
+};
+
+/* The settings of partition NAME as slurmctld holds them now, a runtime
+ * `scontrol update PartitionName=... AllowGroups=... State=DOWN` included,
+ * which the file on disk does not show (issue 24 item 4).  Asked through
+ * slurmctld's own partition RPC: a submission holds the configuration and
+ * partition locks for reading only, and that RPC takes those two, for
+ * reading.  *P points into the message returned (the caller frees it
+ * with slurm_free_partition_info_msg) and into MT; NULL when slurmctld
+ * did not answer or has no such partition (the file is judged then). */
+static partition_info_msg_t *js_live_part(const char *name, struct mdc_managed_part *p,
+					  char *mt, size_t mtsz)
+{
+	partition_info_msg_t *msg = NULL;
+	partition_info_t *pi = NULL;
+
+	if (slurm_load_partitions((time_t) 0, &msg, SHOW_ALL) != SLURM_SUCCESS || !msg) {
+		slurm_debug("%s: live partitions not read (%m): judging '%s' from the file",
+			    MDC_JS, name);
+		return NULL;
+	}
+	for (uint32_t i = 0; !pi && i < msg->record_count; i++)
+		if (msg->partition_array[i].name && !strcmp(msg->partition_array[i].name, name))
+			pi = &msg->partition_array[i];
+	if (!pi) {
+		slurm_free_partition_info_msg(msg);
+		return NULL;
+	}
+	*p = (struct mdc_managed_part) {
+		.state = "UNKNOWN",
+		.root_only = pi->flags & PART_FLAG_ROOT_ONLY ? "YES" : NULL,
+		.allow_groups = pi->allow_groups, .allow_accounts = pi->allow_accounts,
+		.deny_accounts = pi->deny_accounts, .allow_qos = pi->allow_qos,
+		.deny_qos = pi->deny_qos,
+	};
+	/* the two state bits only: a later release may add flags there */
+	for (size_t i = 0; i < sizeof(js_part_states) / sizeof(js_part_states[0]); i++)
+		if ((pi->state_up & (PARTITION_SUBMIT | PARTITION_SCHED)) == js_part_states[i].state)
+			p->state = js_part_states[i].word;
+	/* minutes, as slurm.conf takes them */
+	if (pi->max_time == INFINITE)
+		p->max_time = "UNLIMITED";
+	else if (pi->max_time != NO_VAL && snprintf(mt, mtsz, "%" PRIu32, pi->max_time) > 0)
+		p->max_time = mt;
+	return msg;
+}
+
 /* The job's wait policy: the options spank_mdc.so passed, over the site
  * default for its partition, validated again here (the environment may
  * not come from spank_mdc.so), recorded in AdminComment, which only
@@ -297,7 +351,21 @@ static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
 				0 : d->time_limit,
 		};
 
-		if (mdc_managed_access(js_set, pol.fallback, &job, slurm_conf.slurm_user_id, ctx)) {
+		struct mdc_managed_part live;
+		partition_info_msg_t *msg;
+		char mt[16];
+		int bad_part;
+
+		/* the live record when slurmctld gives it, else the file */
+		if ((msg = js_live_part(pol.fallback, &live, mt, sizeof(mt)))) {
+			bad_part = mdc_managed_access_part(&live, pol.fallback, &job,
+							   slurm_conf.slurm_user_id, ctx);
+			slurm_free_partition_info_msg(msg);
+		} else {
+			bad_part = mdc_managed_access(js_set, pol.fallback, &job,
+						      slurm_conf.slurm_user_id, ctx);
+		}
+		if (bad_part) {
 			mdc_ctx_prefix(ctx, "fallback partition '%s' would not run the job",
 				       pol.fallback);
 			return -1;

@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 37
+plan 43
 for c in flock useradd userdel runuser; do
 	command -v "$c" >/dev/null || skip_all "needs $c"
 done
@@ -63,6 +63,21 @@ is "$rc" "$EXIT_REFUSED" "the user's write is refused (exit $EXIT_REFUSED)"
 like "$err" "permission denied.*broker" "... with 'permission denied', naming the broker"
 is "$(stat -c '%s %Y %i' "$PLOCK"; cat "$PLOCK")" "$before" "... and the lock file is not modified"
 is "$(partitions | head -1)" "p1=2" "... nor the cluster"
+# no lock file yet, or a lock directory of the user's own: a user's
+# command still never creates or writes one (only root takes the lock)
+mv "$PLOCK" "$PLOCK.root"
+err=$(as_user "$top_builddir/mdcctl" partition update p1 MaxTime=7 2>&1); rc=$?
+is "$rc" "$EXIT_REFUSED" "with no lock file yet, the user's write is refused too"
+like "$err" "permission denied: only root takes the writer lock.*broker" "... naming root and the broker"
+ok "... and creates no lock file" test ! -e "$PLOCK"
+UDIR=$(mktemp -d /tmp/mdclocku.XXXXXX)
+at_exit "rm -rf '$UDIR'"
+chown "$U" "$UDIR"; chmod 700 "$UDIR"
+err=$(runuser -u "$U" -- env MDC_LOCK_DIR="$UDIR" "$top_builddir/mdcctl" partition update p1 MaxTime=7 2>&1); rc=$?
+is "$rc" "$EXIT_REFUSED" "the user's write with a lock directory of its own is refused"
+is "$(ls -A "$UDIR")" "" "... and creates nothing there"
+is "$(partitions | head -1)" "p1=2" "... nor changes the cluster"
+mv "$PLOCK.root" "$PLOCK"
 held() { grep -q "FLOCK.*WRITE.*:$(stat -c %i "$PLOCK" 2>/dev/null) " /proc/locks; }
 # a 0666 file of an older version, held by the user
 chmod 666 "$PLOCK"

@@ -33,7 +33,7 @@ shadow useradd -M -N -G "$group" -s /usr/sbin/nologin "$member" || { echo "Bail 
 at_exit "shadow userdel '$member' 2>/dev/null"
 
 lab_up --plugindir "$JS_DIR" --job-submit mdc --plugstack "required $SPANK"
-plan 15
+plan 20
 CONF_PATH=$LAB_DIR/etc/slurm.conf
 show_on_fail "$TEST_DIR/err" "$TEST_DIR/enforce.log"
 chmod 0755 "$TEST_DIR"
@@ -103,3 +103,24 @@ is "$(field "$jt" Partition)/$(field "$jt" AdminComment)" "low/mdc:wait=2,on-tim
 out=$("$MDCCTL" jobs 2>&1)
 unlike "$(grep "^$j " <<<"$out")" "moved to" "mdcctl jobs does not say it was moved"
 is "$(field "$j" JobState)" PENDING "the job still pends"
+
+# issue 24 item 4: a runtime-only change of the fallback partition
+# (scontrol update, not in the file on disk) is seen at submission: the
+# plugin judges slurmctld's live partition record
+fs=(--mdc-wait-time=2s --mdc-on-timeout=fall-back-to-on-demand --mdc-fallback-partition=short)
+jo=$(as_user timeout 30 sbatch --parsable -H -p low -t 1 "${fs[@]}" --wrap true 2>"$TEST_DIR/err")
+like "$jo" '^[0-9]+$' "short is open to all: the user's fall-back to it is accepted"
+scancel "$jo" 2>/dev/null
+scontrol update PartitionName=short AllowGroups="$group"
+out=$(as_user timeout 30 sbatch --parsable -H -p low -t 1 "${fs[@]}" --wrap true 2>&1)
+like "$out" "^sbatch: error: fallback partition 'short' would not run the job: uid $(id -u "$user") is in none of the AllowGroups=$group of partition 'short'" \
+	"after a runtime AllowGroups=$group the user's fall-back to short is refused"
+ok "... while the file on disk gives short no AllowGroups" bash -c "! grep -q '^PartitionName=short .*AllowGroups' '$CONF_PATH'"
+scontrol update PartitionName=short AllowGroups=ALL State=DOWN
+out=$(timeout 30 sbatch --parsable -H -p low -t 1 "${fs[@]}" --wrap true 2>&1)
+like "$out" "^sbatch: error: fallback partition 'short' would not run the job: partition 'short' is State=DOWN" \
+	"after a runtime State=DOWN a fall-back to short is refused"
+scontrol update PartitionName=short State=UP MaxTime=2
+out=$(timeout 30 sbatch --parsable -H -p low -t 3 "${fs[@]}" --wrap true 2>&1)
+like "$out" "^sbatch: error: fallback partition 'short' would not run the job: the job's time limit of 3 minutes is above the MaxTime=2 of partition 'short'" \
+	"after a runtime MaxTime=2 a fall-back with -t 3 is refused"

@@ -67,6 +67,22 @@ while IFS=$'\t' read -r want words ours lines; do
 done < "$DATA/cases.tsv"
 ok "at least 40 cases in the table ($n)" test "$n" -ge 40
 
+# files slurmctld reads beside slurm.conf come into its sandbox:
+# TopologyPlugin=topology/tree with a topology.conf next to the checked
+# file is judged by slurmctld (without the file it waits for it, and the
+# check was skipped after 15 s on every change), and without one the
+# verdict names the file slurmctld waits for
+mkdir -p "$D/topo"
+{ cat "$DATA/base.conf"; echo TopologyPlugin=topology/tree; } >"$D/topo/slurm.conf"
+printf 'SwitchName=s0 Nodes=cpu-[0-1]\n' >"$D/topo/topology.conf"
+out=$(timeout 30 mdcctl conf check "$D/topo/slurm.conf" 2>&1); rc=$?
+is "$rc" 0 "topology/tree with its topology.conf beside the file: accepted"
+like "$out" "slurmctld's start-up \(" "... by slurmctld's start-up, which read that topology.conf"
+rm "$D/topo/topology.conf"
+out=$(timeout 30 mdcctl conf check "$D/topo/slurm.conf" 2>&1)
+like "$out" "slurmctld's start-up was skipped: slurmctld did not start in [0-9]+ s: it waits for topology.conf" \
+	"without it, the verdict names the file slurmctld waits for"
+
 # which checks ran
 out=$(mdcctl conf check "$DATA/base.conf" 2>&1)
 if [ "$oracle" = 1 ]; then

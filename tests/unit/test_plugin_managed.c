@@ -393,6 +393,39 @@ static void test_access(void **state)
 	free(text);
 }
 
+/* mdc_managed_access_part: the same checks on a partition's settings as
+ * the plugin has them from slurmctld's live record (issue 24 item 4):
+ * NULL is "not set", MaxTime in minutes, no DEFAULT line behind it */
+static void test_access_part(void **state)
+{
+	struct mdc_managed_part open = { .state = "UP" }, p;
+	struct mdc_managed_job nobody = { .uid = 65534, .gid = 65534, .time_limit = 10 };
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_managed_access_part(&open, "o", &nobody, 64030, &ctx), 0);
+	p = (struct mdc_managed_part) { .state = "DRAIN" };
+	assert_int_equal(mdc_managed_access_part(&p, "d", &nobody, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "partition 'd' is State=DRAIN: its jobs do not run");
+	p = (struct mdc_managed_part) { .state = "UP", .max_time = "5" };
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_managed_access_part(&p, "s", &nobody, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "the job's time limit of 10 minutes is above the MaxTime=5 of "
+			    "partition 's'");
+	p.max_time = "UNLIMITED";
+	assert_int_equal(mdc_managed_access_part(&p, "s", &nobody, 64030, &ctx), 0);
+	p = (struct mdc_managed_part) { .state = "UP", .allow_groups = "root" };
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_managed_access_part(&p, "g", &nobody, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "uid 65534 is in none of the AllowGroups=root of partition 'g'");
+	p = (struct mdc_managed_part) { .state = "UP", .deny_accounts = "x,y" };
+	nobody.account = "y";
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_managed_access_part(&p, "a", &nobody, 64030, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "account 'y' is in the DenyAccounts=x,y of partition 'a'");
+}
+
 static int setup(void **state)
 {
 	(void) state;
@@ -424,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_include_tree_cap),
 		cmocka_unit_test(test_many_partitions),
 		cmocka_unit_test(test_access),
+		cmocka_unit_test(test_access_part),
 		cmocka_unit_test(test_corpus),
 	};
 

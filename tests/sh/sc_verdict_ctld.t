@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# sc_verdict_ctld.t - mdc-scontrol gets the controller's verdict too (issue
+# 24 item 1): a partition update the client parser takes but slurmctld
+# stops on at start (TRESBillingWeights it cannot parse) is refused with
+# slurmctld's fatal line from its sandboxed start-up; nothing is sent to
+# the emulator, the live partition is unchanged and the lab's slurmctld
+# keeps its pid.  A good value of the same key goes through.  (owner: verdict)
+. "$top_srcdir/tests/lib/tap.sh"
+. "$top_srcdir/tests/lib/lab.sh"
+
+[ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
+command -v slurmctld >/dev/null || [ -x /usr/sbin/slurmctld ] || skip_all "no slurmctld"
+lab_mdc_env
+export MDC_LOCK_DIR=$TEST_DIR
+unset MDC_ACCESS_TOKEN VISUAL
+plan 10
+
+npatch() { grep -c '"method":"PATCH"' "$log"; }
+pval() { scontrol show partition "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
+ctldpid() { local p; read -r p 2>/dev/null <"$LAB_DIR/run/slurmctld.pid" && kill -0 "$p" 2>/dev/null && echo "$p"; }
+ctld0=$(ctldpid)
+ok "the lab's slurmctld runs" test -n "$ctld0"
+FATAL="slurmctld: fatal: failed to parse tres weights str 'bogus=1'"
+
+# the client parser alone takes it: only slurmctld's start-up refuses it
+cp "$SLURM_CONF" "$TEST_DIR/tres.conf"
+sed -i 's/^\(PartitionName=debug .*\)$/\1 TRESBillingWeights=bogus=1/' "$TEST_DIR/tres.conf"
+out=$(MDC_SLURMCTLD= "$MDCCTL" conf check "$TEST_DIR/tres.conf" 2>&1); rc=$?
+is "$rc" "$EXIT_OK" "without slurmctld's start-up, the client parser accepts TRESBillingWeights=bogus=1"
+
+before=$(npatch)
+out=$("$MS" update PartitionName=debug TRESBillingWeights=bogus=1 2>&1 </dev/null); rc=$?
+is "$rc" "$EXIT_REFUSED" "mdc-scontrol update PartitionName=debug TRESBillingWeights=bogus=1 is refused"
+like "$out" "$(printf '%s' "$FATAL" | sed 's/[.*[]/\\&/g')" "... with slurmctld's fatal line"
+like "$out" "nothing was sent|Nothing will be sent" "... saying nothing was sent"
+is "$(npatch)" "$before" "... and nothing was sent to the emulator"
+is "$(pval debug TRESBillingWeights)" "" "the live partition has no TRESBillingWeights"
+is "$(ctldpid)" "$ctld0" "the lab's slurmctld still runs, same pid"
+
+# a value slurmctld parses goes through (the verdict does not refuse the key)
+n=$(lab_syncs)
+out=$("$MS" update PartitionName=debug TRESBillingWeights=CPU=2.0 2>&1 </dev/null); rc=$?
+is "$rc" "$EXIT_OK" "TRESBillingWeights=CPU=2.0 is accepted" || diag "$out"
+lab_wait_sync "$n" >/dev/null 2>&1
+is "$(pval debug TRESBillingWeights)" "CPU=2.0" "... and reaches the live partition"
