@@ -51,7 +51,7 @@ run() {	# run seed command N: its output in OUT, the operation id in OPERATION_I
 # 1: PATCH without updateMask, UPDATE_PAYLOAD = the CPU-only payload with new counts
 MIN=2 MAX=6 subst <seed-payload.in >UPDATE_PAYLOAD
 run 1
-like "$(jq -r .name <<<"$OUT")" "^projects/proj/locations/us-central1/operations/[0-9]+$" "seed PATCH (no mask) returns an operation"
+like "$(jq -r .name <<<"$OUT")" "^projects/[0-9]{12}/locations/us-central1/operations/[0-9]+$" "seed PATCH (no mask) returns an operation"
 got=$(curl -s -H "$EMU_AUTH" "$EMU_CLUSTERS/$CLUSTER_ID")
 is "$(jq -c '[.nodePools[0].scalingSpec.minNodeCount, .nodePools[0].scalingSpec.maxNodeCount]' <<<"$got")" '[2,6]' \
 	"seed PATCH (no mask): node counts updated"
@@ -87,7 +87,7 @@ is "$(jq -c '[.orchestratorSpec.slurmSpec.partitions[].id]' <<<"$got")" '["cpu",
 # 4: the operations GET
 run 4
 is "$(jq -r .done <<<"$OUT")" true "seed operations GET: done"
-is "$(jq -r .name <<<"$OUT")" "projects/proj/locations/us-central1/operations/$OPERATION_ID" "... names the operation"
+like "$(jq -r .name <<<"$OUT")" "^projects/[0-9]{12}/locations/us-central1/operations/$OPERATION_ID$" "... names the operation with the project number, as the service does"
 is "$(jq -r .response.orchestratorSpec.slurmSpec.config.PreemptMode <<<"$OUT")" REQUEUE "... its response is the updated cluster"
 
 # 5: the DELETE, 6: its operation
