@@ -25,6 +25,7 @@
 #include "mdc_slurmcheck.h"
 #include "mdc_value.h"
 #include "sc_conf.h"
+#include "sc_release.h"
 #include "sc_render.h"
 
 #ifndef MDC_PKGLIBEXECDIR
@@ -1135,7 +1136,7 @@ out:
 int mdc_slurmcheck_text(const char *text, const char *name, const struct mdc_slurmcheck_opts *o,
 			struct mdc_slurmcheck *res, struct mdc_ctx *ctx)
 {
-	struct mdc_slurmcheck_opts dflt = { 0, NULL, false, NULL, NULL, NULL, 0 };
+	struct mdc_slurmcheck_opts dflt = { 0, NULL, false, NULL, NULL, NULL, 0, false };
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -1195,7 +1196,7 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			  struct mdc_strv *warnings, struct mdc_strv *refusals,
 			  struct mdc_ctx *ctx)
 {
-	struct mdc_slurmcheck_opts lo = { 0, NULL, false, NULL, NULL, NULL, 0 };
+	struct mdc_slurmcheck_opts lo = { 0, NULL, false, NULL, NULL, NULL, 0, false };
 	struct mdc_slurmcheck now = MDC_SLURMCHECK_INIT, before = MDC_SLURMCHECK_INIT;
 	struct mdc_strv errs = MDC_STRV_INIT, scratch = MDC_STRV_INIT;
 	char *live = NULL, *base = NULL, *text = NULL, *old = NULL, *dir = NULL;
@@ -1302,6 +1303,24 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			mdc_slurmcheck_format_checks(&now, &cb);
 		snprintf(lo.checks, lo.checkssz, "%s", mdc_buf_str(&cb));
 		mdc_buf_free(&cb);
+	}
+	/* off the cluster nothing else judges the file before the service
+	 * writes it: without Slurm's parser no change goes out */
+	if (lo.require_slurm && !now.ran_slurm && !errs.n) {
+		char rel[160];
+
+		rc = mdc_fail(ctx, MDC_ERR_REFUSED, "refused: Slurm's verdict could not run (%s); "
+			      "off the cluster no change is sent without it: run mdcctl where the "
+			      "parser of %s is installed (Debian: slurm-wlm-basic-plugins of that "
+			      "release, with slurm-mdc's mdc-slurmcheck)%s; nothing was sent",
+			      lo.no_slurm && !lo.base ? "no service-managed part of slurm.conf to "
+			      "render the change over" : now.slurm_skipped ? now.slurm_skipped : "?",
+			      sc_rel_describe(rel, sizeof(rel)),
+			      lo.no_slurm && !lo.base ? ", and plan a whole slurm.conf or give "
+			      "--base FILE (a copy of the cluster's)" : "");
+		if (refusals)
+			mdc_strv_pushf(refusals, "Slurm's verdict could not run off the cluster");
+		goto out;
 	}
 	/* a machine without a live slurm.conf has no Slurm to break: a note
 	 * for -v; Slurm installed but its check impossible: a warning */

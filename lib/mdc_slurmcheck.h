@@ -37,6 +37,9 @@ struct mdc_slurmcheck_opts {
 	const char *base;	/* the service-managed base as is (NULL: from the live file) */
 	char *checks;		/* if set, gets "checks: ..." (mdc_slurmcheck_format_checks) */
 	size_t checkssz;
+	/* off the cluster (--remote): Slurm's parser must judge the file; a
+	 * check that cannot run is a refusal (MDC_ERR_REFUSED), never a skip */
+	bool require_slurm;
 };
 
 struct mdc_slurmcheck {

@@ -12,7 +12,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 44
+plan 46
 NAME=projects/proj/locations/us-central1/modelDevelopmentClusters/g1
 srv=$TEST_DIR/srv
 mkdir -p "$srv"
@@ -254,3 +254,13 @@ is "$rc" 3 "a 129-character display name is refused before sending (exit 3)" || 
 like "$out" "display_name is 129 characters long" "... naming the limit"
 out=$(M update --display-name x --update-mask labels 2>&1); rc=$?
 is "$rc" 2 "--display-name with --update-mask is a usage error"
+
+# the published schema refuses a field the service does not have before
+# anything is sent, naming it as the service names it
+jq '.nodePools[0].machineSpec.acceleratorKind = "x"' "$TEST_DIR/std.json" >"$TEST_DIR/unknown.json" 2>/dev/null ||
+	jq '.node_pools[0].machine_spec.accelerator_kind = "x"' "$TEST_DIR/std.json" >"$TEST_DIR/unknown.json"
+: >"$EMU_LOG"
+out=$(MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/d9 M create "$TEST_DIR/unknown.json" 2>&1); rc=$?
+like "$rc:$out" "^3:.*Unknown name \"accelerator_kind\" at 'model_development_cluster.node_pools\[0\].machine_spec'" \
+	"create refuses a field the published schema lacks, naming it"
+is "$(grep -c '"method":"POST"' "$EMU_LOG")" 0 "... and sends nothing"

@@ -39,16 +39,22 @@ struct popts {
 	const char *file;	/* FILE argument (plan, apply) */
 	bool no_verify;		/* apply: --no-verify */
 	double verify_timeout;	/* apply: --verify-timeout S */
+	bool exit_code;		/* plan: --exit-code */
 };
+
+/* plan --exit-code: the plan has changes (drift --exit-code's number; 1
+ * and 3 are taken by errors and refusals, doc/mdcctl.1 EXIT STATUS) */
+#define PLAN_EXIT_CHANGES 12
 
 static int parse_popts(struct mdcctl *g, int argc, char **argv, bool takes_file,
 		       struct popts *po)
 {
-	enum { O_BASE = 256, O_NOVERIFY, O_VTIMEOUT };
+	enum { O_BASE = 256, O_NOVERIFY, O_VTIMEOUT, O_EXITCODE };
 	static const struct option opts[] = {
 		{ "base", required_argument, NULL, O_BASE },
 		{ "no-verify", no_argument, NULL, O_NOVERIFY },
 		{ "verify-timeout", required_argument, NULL, O_VTIMEOUT },
+		{ "exit-code", no_argument, NULL, O_EXITCODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -61,6 +67,11 @@ static int parse_popts(struct mdcctl *g, int argc, char **argv, bool takes_file,
 		switch (c) {
 		case O_BASE: po->base = optarg; break;
 		case O_NOVERIFY: po->no_verify = true; break;
+		case O_EXITCODE:
+			if (strcmp(argv[0], "plan"))
+				return mdcctl_usage(g, "%s: --exit-code is plan's (see mdcctl(1))", argv[0]);
+			po->exit_code = true;
+			break;
 		case O_VTIMEOUT: {
 			char *end;
 
@@ -73,7 +84,8 @@ static int parse_popts(struct mdcctl *g, int argc, char **argv, bool takes_file,
 		case 'h':
 			/* every option this command takes (apply: the verify ones) */
 			printf("usage: mdcctl %s [--base FILE]%s%s\n", argv[0],
-			       !strcmp(argv[0], "apply") ? " [--no-verify] [--verify-timeout S]" : "",
+			       !strcmp(argv[0], "apply") ? " [--no-verify] [--verify-timeout S]" :
+			       !strcmp(argv[0], "plan") ? " [--exit-code]" : "",
 			       takes_file ? " [FILE]" : "");
 			return -1;
 		default:
@@ -186,6 +198,17 @@ static int prepare(struct mdcctl *g, const struct popts *po, const char *file,
 				"(set SLURM_CONF or give FILE)");
 	if (access(file, R_OK))
 		return mdc_fail(ctx, MDC_ERR_IO, "cannot read '%s': %s", file, strerror(errno));
+	/* off the cluster there is no live slurm.conf: the planned file, a
+	 * whole slurm.conf of the cluster kept in git, holds the
+	 * service-managed part the spec renders over (plan, verdict, apply) */
+	if (g->remote && !po->base && (!ss->s.slurm_conf || access(ss->s.slurm_conf, R_OK))) {
+		char *f = strdup(file);
+
+		if (!f)
+			return mdc_nomem(ctx);
+		free(ss->s.slurm_conf);
+		ss->s.slurm_conf = f;
+	}
 	if ((rc = mdc_cluster_get(ss->c, ss->s.cluster, &ss->cluster, ctx)))
 		return rc;
 	if (!(rc = render_spec(g, po, &ss->s, ss->cluster, &baseline, ctx)))
@@ -197,10 +220,11 @@ static int prepare(struct mdcctl *g, const struct popts *po, const char *file,
 /* Slurm's verdict on what the plan produces (mdc_slurmcheck.h): its
  * warnings and refusals go into the plan, CHECKS says which checks ran.
  * MDC_ERR_REFUSED when the change would break Slurm.  (owner: verdict) */
-static int verdict(const struct popts *po, struct session *ss, char *checks, size_t checkssz,
-		   struct mdc_ctx *ctx)
+static int verdict(struct mdcctl *g, const struct popts *po, struct session *ss, char *checks,
+		   size_t checkssz, struct mdc_ctx *ctx)
 {
-	struct mdc_slurmcheck_opts o = { .checks = checks, .checkssz = checkssz };
+	struct mdc_slurmcheck_opts o = { .checks = checks, .checkssz = checkssz,
+					 .require_slurm = g->remote };
 	char *base = NULL, *dir = NULL;
 	int rc;
 
@@ -298,7 +322,8 @@ int cmd_plan(struct mdcctl *g, int argc, char **argv)
 	rc = mdc_plan_make(ss.cluster, &ss.in, &ss.uo.plan, &ss.plan, &ctx);
 	if (rc && rc != MDC_ERR_REFUSED)
 		goto out;
-	if (!rc && (rc = verdict(&po, &ss, checks, sizeof(checks), &ctx)) && rc != MDC_ERR_REFUSED)
+	if (!rc && (rc = verdict(g, &po, &ss, checks, sizeof(checks), &ctx)) &&
+	    rc != MDC_ERR_REFUSED)
 		goto out;
 	if (g->format == MDCCTL_JSON) {
 		json_object *j = mdc_plan_to_json(&ss.plan);
@@ -315,6 +340,11 @@ int cmd_plan(struct mdcctl *g, int argc, char **argv)
 	} else {
 		print_plan(&ss.plan);
 		print_verdict(g, checks, rc);
+	}
+	/* a pull request's check: changes (12) differ from none (0) */
+	if (!rc && po.exit_code && !mdc_plan_empty(&ss.plan)) {
+		session_free(&ss);
+		return PLAN_EXIT_CHANGES;
 	}
 out:
 	session_free(&ss);
@@ -341,7 +371,8 @@ static int do_apply(struct mdcctl *g, const struct popts *po, const char *file)
 	rc = mdc_plan_make(ss.cluster, &ss.in, &ss.uo.plan, &ss.plan, &ctx);
 	if (rc && rc != MDC_ERR_REFUSED)
 		goto out;
-	if (!rc && (rc = verdict(po, &ss, checks, sizeof(checks), &ctx)) && rc != MDC_ERR_REFUSED)
+	if (!rc && (rc = verdict(g, po, &ss, checks, sizeof(checks), &ctx)) &&
+	    rc != MDC_ERR_REFUSED)
 		goto out;
 	if (g->format == MDCCTL_TEXT) {
 		print_plan(&ss.plan);
