@@ -16,9 +16,24 @@
 #include <slurm/slurm_errno.h>
 #include "mdc_jobs.h"
 
+/* 24.11 has no slurm_get_errno(): its API calls leave their error in errno
+ * (which is all slurm_get_errno() ever returned) */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#include <errno.h>
+#define mdc_slurm_errno() errno
+#else
+#define mdc_slurm_errno() slurm_get_errno()
+#endif
+
 /* Exported by libslurm, not declared in slurm/slurm.h. */
 extern char *slurm_job_state_string(uint32_t inx);
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+/* renamed (job_state_reason_string in 24.11's slurm_xlator.h) */
+extern const char *slurm_job_state_reason_string(enum job_state_reason inx);
+#define slurm_job_reason_string slurm_job_state_reason_string
+#else
 extern const char *slurm_job_reason_string(enum job_state_reason inx);
+#endif
 
 static const enum job_state_reason jobs_counted[] = {
 	WAIT_NO_REASON,		/* "None": the scheduler has not looked yet */
@@ -124,12 +139,12 @@ static int jobs_update_rpc(job_desc_msg_t *d, const char *arr, bool *gone)
 		d->job_id = NO_VAL;
 		d->job_id_str = (char *) arr;
 		if (slurm_update_job2(d, &resp) != SLURM_SUCCESS)
-			err = slurm_get_errno();
+			err = mdc_slurm_errno();
 		else
 			err = jobs_array_errors(resp, gone);
 		slurm_free_job_array_resp(resp);
 	} else if (slurm_update_job(d) != SLURM_SUCCESS) {
-		err = slurm_get_errno();
+		err = mdc_slurm_errno();
 	}
 	return err;
 }
@@ -244,7 +259,7 @@ static int jobs_cancel(const slurm_job_info_t *job, struct mdc_jobs_entry *e)
 	rc = arr ? slurm_kill_job2(arr, SIGKILL, 0, NULL) : slurm_kill_job(job->job_id, SIGKILL, 0);
 	if (rc == SLURM_SUCCESS)
 		return 0;
-	if (jobs_gone(err = slurm_get_errno()))
+	if (jobs_gone(err = mdc_slurm_errno()))
 		return 1;
 	snprintf(e->msg, sizeof(e->msg), "cannot cancel job %.80s: %.120s", id,
 		 slurm_strerror(err));
@@ -370,7 +385,7 @@ static void jobs_recheck_and_act(const slurm_job_info_t *job, time_t now,
 	int err;
 
 	if (slurm_load_job(&m, job->job_id, SHOW_ALL) != SLURM_SUCCESS) {
-		err = slurm_get_errno();
+		err = mdc_slurm_errno();
 		if (jobs_gone(err)) {
 			e->verdict = MDC_JOBS_STARTED;
 			return;
@@ -409,7 +424,7 @@ int mdc_jobs_enforce_cycle(bool act, time_t now, const volatile sig_atomic_t *st
 	/* one load per cycle; SHOW_ALL: hidden partitions too */
 	if (slurm_load_jobs((time_t) 0, &msg, SHOW_ALL) != SLURM_SUCCESS)
 		return mdc_fail(ctx, MDC_ERR_IO, "cannot load the jobs from slurmctld: %s",
-				slurm_strerror(slurm_get_errno()));
+				slurm_strerror(mdc_slurm_errno()));
 	st.jobs = msg->record_count;
 	for (uint32_t i = 0; i < msg->record_count; i++) {
 		const slurm_job_info_t *job = &msg->job_array[i];
