@@ -5,8 +5,8 @@
 # clients say the release, the project built for it runs in it
 # (job_submit/mdc in its slurmctld, spank_mdc in its slurmd, srun and
 # sbatch, mdcctl on PATH), a `config set` survives the emulator's
-# regeneration and is live, a config it refuses (select/cons_res, gone
-# since 23.11, that 22.05 accepts) is refused with nothing sent, and down,
+# regeneration and is live, a config its parser refuses (SlurmctldPlugstack,
+# which 22.05's parser accepts) is refused with nothing sent, and down,
 # also after a failed up, leaves no process and no mount behind.
 # Skipped (counted) only when MDC_RELEASES names no release but 22.05; a
 # root or build that cannot be made fails the test.
@@ -88,13 +88,14 @@ lab_wait_sync "$n" 60
 is "$(grep -i '^KillWait=' "$SLURM_CONF")" "KillWait=45" "the regenerated slurm.conf keeps KillWait=45"
 is "$(cval KillWait) / $(cval MessageTimeout)" "45 sec / 20 sec" "both are live after the second reload"
 
-# a config the 24.11 slurmctld refuses (22.05 has select/cons_res): refused, nothing sent
+# a config the release's own parser refuses (SlurmctldPlugstack: a key
+# 22.05's parser knows and 24.11's does not): refused, nothing sent
 before=$(npatch)
-out=$(mdcctl --yes config set SelectType=select/cons_res 2>&1 </dev/null)
-is "$?" 3 "config set SelectType=select/cons_res is refused (exit 3)"
-like "$out" "Can't find plugin for select/cons_res.*nothing was sent" "with the $REL slurmctld's words"
+out=$(mdcctl --yes config set SlurmctldPlugstack=foo 2>&1 </dev/null)
+is "$?" 3 "config set SlurmctldPlugstack=foo is refused (exit 3)"
+like "$out" "unrecognized key: SlurmctldPlugstack.*nothing was sent" "with the $REL parser's words"
 is "$(npatch)" "$before" "no PATCH reached the emulator"
-like "$(cval SelectType)" '^select/cons_tres$' "the live SelectType is unchanged"
+is "$(grep -ci '^SlurmctldPlugstack' "$SLURM_CONF")" 0 "slurm.conf has no SlurmctldPlugstack"
 
 # down: nothing of the lab is left in the root (so no mount: each mount
 # namespace dies with its last process)
