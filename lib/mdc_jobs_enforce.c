@@ -16,9 +16,40 @@
 #include <slurm/slurm_errno.h>
 #include "mdc_jobs.h"
 
+/* 24.11 has no slurm_get_errno(): its API calls leave their error in errno
+ * (which is all slurm_get_errno() ever returned) */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+#include <errno.h>
+#define mdc_slurm_errno() errno
+#else
+#define mdc_slurm_errno() slurm_get_errno()
+#endif
+
+/* 26.05 names a job by a slurm_step_id_t (its id and sluid) in the job
+ * descriptor and in slurm_load_job()/slurm_kill_job() */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(26, 5, 0)
+static slurm_step_id_t mdc_job_ref(uint32_t id)
+{
+	slurm_step_id_t s = SLURM_STEP_ID_INITIALIZER;
+
+	s.job_id = id;
+	return s;
+}
+#define MDC_DESC_JOB_ID(d) ((d).step_id.job_id)
+#else
+#define mdc_job_ref(id) (id)
+#define MDC_DESC_JOB_ID(d) ((d).job_id)
+#endif
+
 /* Exported by libslurm, not declared in slurm/slurm.h. */
 extern char *slurm_job_state_string(uint32_t inx);
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+/* renamed (job_state_reason_string in 24.11's slurm_xlator.h) */
+extern const char *slurm_job_state_reason_string(enum job_state_reason inx);
+#define slurm_job_reason_string slurm_job_state_reason_string
+#else
 extern const char *slurm_job_reason_string(enum job_state_reason inx);
+#endif
 
 static const enum job_state_reason jobs_counted[] = {
 	WAIT_NO_REASON,		/* "None": the scheduler has not looked yet */
@@ -121,15 +152,15 @@ static int jobs_update_rpc(job_desc_msg_t *d, const char *arr, bool *gone)
 	*gone = false;
 	if (arr) {
 		/* the array's tasks answer one by one */
-		d->job_id = NO_VAL;
+		MDC_DESC_JOB_ID(*d) = NO_VAL;
 		d->job_id_str = (char *) arr;
 		if (slurm_update_job2(d, &resp) != SLURM_SUCCESS)
-			err = slurm_get_errno();
+			err = mdc_slurm_errno();
 		else
 			err = jobs_array_errors(resp, gone);
 		slurm_free_job_array_resp(resp);
 	} else if (slurm_update_job(d) != SLURM_SUCCESS) {
-		err = slurm_get_errno();
+		err = mdc_slurm_errno();
 	}
 	return err;
 }
@@ -152,7 +183,7 @@ static void jobs_undo(const slurm_job_info_t *job, const char *arr, struct mdc_j
 	bool moved, commented, gone;
 	int err;
 
-	if (slurm_load_job(&m, job->job_id, SHOW_ALL) != SLURM_SUCCESS) {
+	if (slurm_load_job(&m, mdc_job_ref(job->job_id), SHOW_ALL) != SLURM_SUCCESS) {
 		snprintf(e->msg + len, sizeof(e->msg) - len,
 			 "; cannot read the job again to see what changed");
 		return;
@@ -174,7 +205,7 @@ static void jobs_undo(const slurm_job_info_t *job, const char *arr, struct mdc_j
 		return;
 	}
 	slurm_init_job_desc_msg(&d);
-	d.job_id = job->job_id;
+	MDC_DESC_JOB_ID(d) = job->job_id;
 	if (commented)
 		d.admin_comment = job->admin_comment ? job->admin_comment : "";
 	if (moved)
@@ -212,7 +243,7 @@ static int jobs_update(const slurm_job_info_t *job, const struct mdc_jobs_policy
 		return -1;
 	}
 	slurm_init_job_desc_msg(&d);
-	d.job_id = job->job_id;
+	MDC_DESC_JOB_ID(d) = job->job_id;
 	d.admin_comment = comment;
 	d.partition = (char *) part;
 	err = jobs_update_rpc(&d, arr, &gone);
@@ -241,10 +272,10 @@ static int jobs_cancel(const slurm_job_info_t *job, struct mdc_jobs_entry *e)
 	const char *arr = jobs_array_target(job, id, sizeof(id));
 	int rc, err;
 
-	rc = arr ? slurm_kill_job2(arr, SIGKILL, 0, NULL) : slurm_kill_job(job->job_id, SIGKILL, 0);
+	rc = arr ? slurm_kill_job2(arr, SIGKILL, 0, NULL) : slurm_kill_job(mdc_job_ref(job->job_id), SIGKILL, 0);
 	if (rc == SLURM_SUCCESS)
 		return 0;
-	if (jobs_gone(err = slurm_get_errno()))
+	if (jobs_gone(err = mdc_slurm_errno()))
 		return 1;
 	snprintf(e->msg, sizeof(e->msg), "cannot cancel job %.80s: %.120s", id,
 		 slurm_strerror(err));
@@ -369,8 +400,8 @@ static void jobs_recheck_and_act(const slurm_job_info_t *job, time_t now,
 	struct mdc_ctx pctx = { 0 };
 	int err;
 
-	if (slurm_load_job(&m, job->job_id, SHOW_ALL) != SLURM_SUCCESS) {
-		err = slurm_get_errno();
+	if (slurm_load_job(&m, mdc_job_ref(job->job_id), SHOW_ALL) != SLURM_SUCCESS) {
+		err = mdc_slurm_errno();
 		if (jobs_gone(err)) {
 			e->verdict = MDC_JOBS_STARTED;
 			return;
@@ -409,7 +440,7 @@ int mdc_jobs_enforce_cycle(bool act, time_t now, const volatile sig_atomic_t *st
 	/* one load per cycle; SHOW_ALL: hidden partitions too */
 	if (slurm_load_jobs((time_t) 0, &msg, SHOW_ALL) != SLURM_SUCCESS)
 		return mdc_fail(ctx, MDC_ERR_IO, "cannot load the jobs from slurmctld: %s",
-				slurm_strerror(slurm_get_errno()));
+				slurm_strerror(mdc_slurm_errno()));
 	st.jobs = msg->record_count;
 	for (uint32_t i = 0; i < msg->record_count; i++) {
 		const slurm_job_info_t *job = &msg->job_array[i];

@@ -11,6 +11,13 @@ AC_DEFUN([X_AC_MDC_SLURM], [
   AC_MSG_RESULT([$mdc_slurm_vn ($MDC_SLURM_VERSION)])
   AC_SUBST([MDC_SLURM_VERSION])
   AC_DEFINE_UNQUOTED([MDC_SLURM_VERSION], ["$MDC_SLURM_VERSION"], [Slurm version built against])
+  # the release as Slurm names it (24.11), which picks the root, key table
+  # and lab a build belongs to (scripts/release-root)
+  AC_MSG_CHECKING([Slurm release])
+  MDC_SLURM_RELEASE=`printf '%d.%02d' $(( mdc_slurm_vn >> 16 )) $(( (mdc_slurm_vn >> 8) & 255 ))`
+  AC_MSG_RESULT([$MDC_SLURM_RELEASE.$(( mdc_slurm_vn & 255 ))])
+  AC_SUBST([MDC_SLURM_RELEASE])
+  AC_DEFINE_UNQUOTED([MDC_SLURM_RELEASE], ["$MDC_SLURM_RELEASE"], [Slurm release built against (24.11)])
 
   # The installed Slurm's plugin directory: the default for both below.
   mdc_slurm_dir=
@@ -47,6 +54,8 @@ AC_DEFUN([X_AC_MDC_SLURM], [
   AC_SUBST([SLURMFULL_DIR])
   AC_SUBST([SLURMFULL_LIBS])
   AM_CONDITIONAL([HAVE_SLURMFULL], [test -n "$SLURMFULL_LIBS"])
+  # tests/sc/sc_oracle reads Slurm's private 22.05 structs: 22.05 only
+  AM_CONDITIONAL([HAVE_SC_ORACLE], [test -n "$SLURMFULL_LIBS" && test "$MDC_SLURM_RELEASE" = 22.05])
 
   # the public libslurm, for mdcctl jobs (slurm_load_jobs, slurm_update_job)
   mdc_save_LIBS=$LIBS

@@ -22,6 +22,10 @@ struct slurm_sp_option {
 	void *handler;
 	void *destroy;
 	void *line_options;
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 11, 0)
+	void *pack;	/* 24.11's s_p_options_t: pack and unpack added */
+	void *unpack;
+#endif
 };
 extern struct slurm_sp_option slurm_conf_options[];
 
