@@ -555,8 +555,12 @@ static int collect_words(const char *out, const char *tmpdir, struct mdc_slurmch
  * the running cluster; its hostname set to SlurmctldHost so that it is the
  * controller; killing unshare kills everything inside), with its state,
  * pid and log paths rewritten into our scratch directory.  It dies with a
- * fatal: refused with its words; it listens (its RPC manager, started
- * after its plugins' init): accepted, and killed.
+ * fatal: refused with its words; it listens and has logged "Running as
+ * primary controller" (after read_slurm_conf and every plugin's init, in
+ * 22.05, 24.11 and 26.05 alike): accepted, and killed.  Listening alone
+ * is not enough: 24.11 and later open their ports before the plugins'
+ * init, so a select/cons_res was missed there.  Its log level is info in
+ * the copy, so that the line is written whatever SlurmctldDebug says.
  */
 
 #define CTLD_UP "MDC-CTLD-UP"
@@ -571,8 +575,10 @@ static const char ctld_script[] =
 	"ip link set lo up && ip addr add 192.0.2.1/32 dev lo || exit 98\n"
 	"\"$2\" -D -c -i -f \"$3\" >\"$4\" 2>&1 </dev/null &\n"
 	"p=$!\n"
+	"l=\"${3%/*}/ctld.log\"\n"
 	"while kill -0 $p 2>/dev/null; do\n"
-	"  if grep -qs ' 0A ' /proc/net/tcp /proc/net/tcp6; then\n"
+	"  if grep -qs ' 0A ' /proc/net/tcp /proc/net/tcp6 &&\n"
+	"     grep -qs 'Running as primary controller' \"$l\" \"$4\"; then\n"
 	"    echo " CTLD_UP "; cat \"$4\"; kill -9 $p; exit 0; fi\n"
 	"  sleep 0.005\n"
 	"done\n"
@@ -602,12 +608,13 @@ const char *mdc_slurmcheck_slurmctld(char *buf, size_t bufsz)
 }
 
 /* Keys slurmctld writes to or takes its identity from: rewritten into
- * DIR (NULL value: the running user). */
+ * DIR (NULL value: the running user; SlurmctldDebug: info, see above). */
 static const struct { const char *key, *file; } ctld_paths[] = {
 	{ "StateSaveLocation", "state" }, { "SlurmctldPidFile", "ctld.pid" },
 	{ "SlurmctldLogFile", "ctld.log" }, { "SlurmSchedLogFile", "sched.log" },
 	{ "SlurmdSpoolDir", "spool" }, { "SlurmdPidFile", "slurmd.pid" },
 	{ "SlurmdLogFile", "slurmd.log" }, { "SlurmUser", NULL },
+	{ "SlurmctldDebug", NULL },
 };
 
 static bool line_key(const char *l, size_t n, const char *key)
@@ -711,6 +718,8 @@ static int ctld_conf(const char *text, const char *dir, struct mdc_buf *out, cha
 	for (size_t i = 0; !rc && i < sizeof(ctld_paths) / sizeof(ctld_paths[0]); i++)
 		rc = ctld_paths[i].file ?
 		     mdc_buf_addf(out, "%s=%s/%s\n", ctld_paths[i].key, dir, ctld_paths[i].file) :
+		     !strcmp(ctld_paths[i].key, "SlurmctldDebug") ?
+		     mdc_buf_addf(out, "%s=info\n", ctld_paths[i].key) :
 		     pw ? mdc_buf_addf(out, "%s=%s\n", ctld_paths[i].key, pw->pw_name) : 0;
 	if (!rc && dbd)
 		rc = mdc_buf_adds(out, "AccountingStorageType=accounting_storage/none\n");
@@ -882,6 +891,13 @@ static int run_ctld(const char *text, const char *dir, const char *conf_dir, dou
 	o = mdc_buf_str(&out);
 	if (mdc_startswith(o, CTLD_UP)) {
 		res->ran_ctld = true;
+	} else if (mdc_startswith(o, CTLD_EXIT) && strstr(o, "failed to initialize auth plugin")) {
+		/* 24.11 and later stop when no munged answers the sandbox (22.05
+		 * waits); AuthType/AuthInfo are the service's, so this says
+		 * nothing of the change: its verdict is left out, and said so */
+		if (!(res->ctld_skipped = strdup("its auth plugin found no munged to talk to (is "
+						 "munged running, at AuthInfo's socket?)")))
+			rc = MDC_ERR_NOMEM;
 	} else if (mdc_startswith(o, CTLD_EXIT)) {
 		res->ran_ctld = true;
 		rc = ctld_words(o, sdir, atoi(o + strlen(CTLD_EXIT)), res);

@@ -23,7 +23,7 @@ export MDC_CONF=$TEST_DIR/mdc.conf MDC_LOCK_DIR=$TEST_DIR
 printf 'JobSubmitMode = reject\n' >"$MDC_CONF"
 unset MDC_ACCESS_TOKEN VISUAL MDC_JOB_SUBMIT_MODE
 PATH0=$PATH
-plan $((20 * ${#RELS[@]}))
+plan $((23 * ${#RELS[@]}))
 
 prove() {
 REL=$1
@@ -96,6 +96,18 @@ is "$?" 3 "config set SlurmctldPlugstack=foo is refused (exit 3)"
 like "$out" "unrecognized key: SlurmctldPlugstack.*nothing was sent" "with the $REL parser's words"
 is "$(npatch)" "$before" "no PATCH reached the emulator"
 is "$(grep -ci '^SlurmctldPlugstack' "$SLURM_CONF")" 0 "slurm.conf has no SlurmctldPlugstack"
+
+# a value only this release's slurmctld refuses (its parser takes it):
+# the sandboxed slurmctld of the release is the verdict, nothing is sent
+before=$(npatch)
+out=$(mdcctl --yes partition update debug TRESBillingWeights=bogus=1 2>&1 </dev/null)
+like "$?:$out" "^3:.*slurmctld: fatal: .*nothing was sent" \
+	"a TRESBillingWeights only slurmctld $REL refuses: refused with its fatal line"
+is "$(npatch)" "$before" "no PATCH reached the emulator"
+# a plugin the release does not ship
+out=$(mdcctl --yes config set SelectType=select/cons_res 2>&1 </dev/null)
+like "$?:$out" "^3:.*Slurm $REL, the release judged against, ships no select/cons_res plugin" \
+	"SelectType=select/cons_res is refused naming $REL"
 
 # down: nothing of the lab is left in the root (so no mount: each mount
 # namespace dies with its last process)
