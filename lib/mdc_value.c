@@ -530,12 +530,25 @@ bool mdc_value_equal(const char *key, const char *a, const char *b)
 	return equal(key, a, b, false);
 }
 
+static bool none_shown_null(const char *v, const char *shown)
+{
+	size_t n = strlen(v);
+
+	return !strcmp(shown, "(null)") &&
+	       (!strcasecmp(v, "none") || (n > 5 && !strcasecmp(v + n - 5, "/none")));
+}
+
 bool mdc_value_equal_shown(const char *key, const char *want, const char *shown)
 {
 	char bw[1024], bs[1024];
 
 	if (!want || !shown)
 		return want == shown;
+	/* 24.11 and later show a "none" plugin (TaskPlugin=task/none,
+	 * MpiDefault=none, AccountingStorageType=accounting_storage/none) as
+	 * "(null)" */
+	if (none_shown_null(want, shown) || none_shown_null(shown, want))
+		return true;
 	return equal(key, shown_core(want, bw, sizeof(bw)), shown_core(shown, bs, sizeof(bs)), true);
 }
 

@@ -23,6 +23,37 @@
 # bails out with slurm-lab's error and the daemons' log tails.
 
 LAB_SCRIPT=${LAB_SCRIPT:-$top_srcdir/scripts/slurm-lab}
+
+# MDC_LAB_RELEASE=24.11 (tests/sh/release_proofs.t): the same test against
+# another Slurm release.  Its labs run that release (slurm-lab --release),
+# and top_builddir becomes a directory of wrappers that run the project's
+# build for that release in its root (scripts/release-root), with the
+# build's plugins beside them, so a test's "$top_builddir/mdcctl" and
+# "$top_builddir/plugins/..." are that release's.
+LAB_RELEASE_OPTS=()
+if [ -n "${MDC_LAB_RELEASE:-}" ] && [ "$MDC_LAB_RELEASE" != 22.05 ]; then
+	lab_rel_build=$("$top_srcdir/scripts/release-root" builddir "$MDC_LAB_RELEASE" "$top_srcdir") &&
+		[ -x "$lab_rel_build/mdcctl" ] || {
+		echo "Bail out! no slurm-mdc build for Slurm $MDC_LAB_RELEASE (scripts/release-root build $MDC_LAB_RELEASE $top_srcdir)"
+		exit 1
+	}
+	lab_rel_bin=$TEST_DIR/release-bin
+	mkdir -p "$lab_rel_bin"
+	for lab_w in mdcctl mdc-scontrol mdcd mdc-emulator mdc-slurmcheck; do
+		printf '#!/bin/sh
+MDC_RELEASE_BINDS=%q; export MDC_RELEASE_BINDS
+MDC_SLURMCHECK_HELPER=%q; export MDC_SLURMCHECK_HELPER
+exec %q exec %q -- %q "$@"
+' \
+			"$TEST_DIR:$top_srcdir:$(dirname "$lab_rel_build")" "$lab_rel_build/mdc-slurmcheck" \
+			"$top_srcdir/scripts/release-root" "$MDC_LAB_RELEASE" "$lab_rel_build/$lab_w" \
+			>"$lab_rel_bin/$lab_w" && chmod 0755 "$lab_rel_bin/$lab_w"
+	done
+	ln -sfn "$lab_rel_build/plugins" "$lab_rel_bin/plugins"
+	top_builddir=$lab_rel_bin
+	export top_builddir MDC_RELEASE_BUILDDIR=$lab_rel_build MDC_BUILDDIR=$lab_rel_bin
+	LAB_RELEASE_OPTS=(--release "$MDC_LAB_RELEASE")
+fi
 # mdc-emulator for --managed labs is looked up in the build tree first
 export MDC_BUILDDIR=${MDC_BUILDDIR:-$top_builddir}
 # a batch job without -o writes slurm-JOBID.out where sbatch ran, the
@@ -54,7 +85,7 @@ lab_start() {
 	at_exit "\"\$LAB_SCRIPT\" down '$dir'"
 	show_on_fail "$dir/log/slurmctld.log" "$dir/log/slurmd.log" \
 		"$dir/log/munged.log" "$dir/log/emulator.log"
-	out=$("$LAB_SCRIPT" up "$dir" "$@" 2>"$TEST_DIR/lab-up.err")
+	out=$("$LAB_SCRIPT" up "$dir" "${LAB_RELEASE_OPTS[@]}" "$@" 2>"$TEST_DIR/lab-up.err")
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		diag "slurm-lab up $dir $* failed (exit $rc):"

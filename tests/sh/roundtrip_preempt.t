@@ -32,7 +32,7 @@ out=$("$MDCCTL" drift 2>&1)
 like "$out" "config +PreemptType +preempt/partition_prio +preempt/none" "drift reports the hand-edited PreemptType"
 like "$out" "config +PreemptMode +REQUEUE +OFF" "and PreemptMode"
 ok "a regeneration (label update)" regenerate
-is "$(cval PreemptType) $(cval PreemptMode)" "preempt/none OFF" "LOST: the hand edit is gone after the regeneration"
+like "$(cval PreemptType) $(cval PreemptMode)" "^(preempt/none|\\(null\\)) OFF$" "LOST: the hand edit is gone after the regeneration (24.11 shows preempt/none as (null))"
 
 # --- through the API
 ok "mdcctl config set PreemptType=preempt/partition_prio PreemptMode=REQUEUE" \

@@ -52,9 +52,14 @@ refused "config set SelectTypeParameters=CR_Cores" "Bad SelectTypeParameter: CR_
 out=$("$MDCCTL" --yes config set PreemptMode=REQUEUE 2>&1)
 like "$out" "write PreemptType=preempt/partition_prio|set PreemptType=preempt/partition_prio" \
 	"the message says what to do"
-refused "partition update debug PreemptMode=bogus" 'Bad value "bogus" for PreemptMode' \
+# on 24.11 and later our word list of that release (read from its source)
+# refuses the word before Slurm's parser does
+pm_words='Bad value "bogus" for PreemptMode'
+[ -n "${MDC_LAB_RELEASE:-}" ] && [ "$MDC_LAB_RELEASE" != 22.05 ] &&
+	pm_words="PreemptMode='bogus': unknown word 'bogus'"
+refused "partition update debug PreemptMode=bogus" "$pm_words" \
 	"$MDCCTL" --yes partition update debug PreemptMode=bogus
-refused "mdc-scontrol update PartitionName=debug PreemptMode=bogus" 'Bad value "bogus" for PreemptMode' \
+refused "mdc-scontrol update PartitionName=debug PreemptMode=bogus" "$pm_words" \
 	"$MS" update PartitionName=debug PreemptMode=bogus
 
 # plan and apply of an edited slurm.conf

@@ -28,6 +28,7 @@
 #include "mdc_plan.h"
 #include "sc_conf.h"
 #include "sc_options.h"
+#include "sc_release.h"
 #include "sc_render.h"
 #include "mdc_update.h"
 #include "mdc_value.h"
@@ -49,12 +50,15 @@ static const struct { const char *key, *def; } part_keys[] = {
 };
 
 /* Cluster keys admins tune at run time (DESIGN 2), with Slurm's default
- * as `show config` prints it; the keys of the rendered spec and of the
- * live file are compared too. */
-static const struct { const char *key, *def; } conf_keys[] = {
-	{ "PreemptType", "preempt/none" }, { "PreemptMode", "OFF" },
-	{ "PreemptExemptTime", "00:00:00" }, { "PriorityType", "priority/basic" },
-	{ "SchedulerParameters", "(null)" }, { "MaxJobCount", "10000" },
+ * as `show config` prints it, per release where it changed (24.11 has no
+ * priority/basic: its default is multifactor; a "none" plugin shown as
+ * "(null)" is mdc_value_equal_shown's); the keys of the rendered spec and
+ * of the live file are compared too. */
+static const struct { const char *key, *def, *def_24_11; } conf_keys[] = {
+	{ "PreemptType", "preempt/none", NULL }, { "PreemptMode", "OFF", NULL },
+	{ "PreemptExemptTime", "00:00:00", NULL },
+	{ "PriorityType", "priority/basic", "priority/multifactor" },
+	{ "SchedulerParameters", "(null)", NULL }, { "MaxJobCount", "10000", NULL },
 };
 
 /* Node keys `scontrol update NodeName=` changes that slurm.conf (and so a
@@ -243,9 +247,13 @@ static bool service_managed(const char *key)
 
 static const char *conf_default(const char *key)
 {
+	/* the release the live slurmctld runs (scontrol --version first) */
+	bool later = sc_rel_target() >= sc_rel_parse("24.11");
+
 	for (size_t k = 0; k < NELEM(conf_keys); k++)
 		if (mdc_key_eq(key, conf_keys[k].key))
-			return conf_keys[k].def;
+			return later && conf_keys[k].def_24_11 ? conf_keys[k].def_24_11
+							       : conf_keys[k].def;
 	return NULL;
 }
 
