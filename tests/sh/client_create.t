@@ -257,8 +257,11 @@ is "$rc" 2 "--display-name with --update-mask is a usage error"
 
 # the published schema refuses a field the service does not have before
 # anything is sent, naming it as the service names it
-jq '.nodePools[0].machineSpec.acceleratorKind = "x"' "$TEST_DIR/std.json" >"$TEST_DIR/unknown.json" 2>/dev/null ||
+if jq -e '.node_pools' "$TEST_DIR/std.json" >/dev/null 2>&1; then
 	jq '.node_pools[0].machine_spec.accelerator_kind = "x"' "$TEST_DIR/std.json" >"$TEST_DIR/unknown.json"
+else
+	jq '.nodePools[0].machineSpec.acceleratorKind = "x"' "$TEST_DIR/std.json" >"$TEST_DIR/unknown.json"
+fi
 : >"$EMU_LOG"
 out=$(MDC_CLUSTER=$EMU_PARENT/modelDevelopmentClusters/d9 M create "$TEST_DIR/unknown.json" 2>&1); rc=$?
 like "$rc:$out" "^3:.*Unknown name \"accelerator_kind\" at 'model_development_cluster.node_pools\[0\].machine_spec'" \

@@ -348,13 +348,14 @@ int cmd_create(struct mdcctl *g, int argc, char **argv)
 
 		if ((rc = cluster_read_json(files.v[i], &bodies[i], &ctx)))
 			goto fail;
-		/* the published schema first (lib/mdc_schema.c): a field the
-		 * service would refuse is refused here, named as it names it;
-		 * output-only fields (a describe's JSON) are ignored, as it does */
-		rc = mdc_schema_check_ex(bodies[i], NULL, MDC_SCHEMA_OUTPUT_IGNORED | MDC_SCHEMA_CREATE,
-					 NULL, &ctx);
+		/* the cluster id and the contract's rules, then the published
+		 * schema (lib/mdc_schema.c): a field the service would refuse is
+		 * refused here, named as it names it; output-only fields (a
+		 * describe's JSON) are ignored, as it does */
+		rc = mdc_rules_check_create(id, bodies[i], &images, &checked, &ctx);
 		if (!rc)
-			rc = mdc_rules_check_create(id, bodies[i], &images, &checked, &ctx);
+			rc = mdc_schema_check_ex(bodies[i], NULL, MDC_SCHEMA_OUTPUT_IGNORED |
+						 MDC_SCHEMA_CREATE, NULL, &ctx);
 		json_object_put(checked);
 		if (rc) {
 			if (rc != MDC_ERR_NOMEM)
