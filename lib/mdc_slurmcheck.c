@@ -1107,6 +1107,16 @@ static int slurm(const char *text, const struct mdc_slurmcheck_opts *o,
 	size_t dropped;
 	int rc;
 
+	/* a parser of another release judges another language: 24.11's
+	 * keys refused by 22.05's, 22.05's plugins accepted for 24.11 */
+	if (sc_rel_target() != sc_rel_build()) {
+		char want[160], m[400];
+
+		snprintf(m, sizeof(m), "Slurm's parser here is Slurm %s's and the file is judged "
+			 "against %s; a parser of another release would judge it wrongly",
+			 sc_rel_name(sc_rel_build()), sc_rel_describe(want, sizeof(want)));
+		return (res->slurm_skipped = strdup(m)) ? 0 : MDC_ERR_NOMEM;
+	}
 	if (!lib) {
 		const char *env = getenv("MDC_LIBSLURMFULL");
 

@@ -120,6 +120,25 @@ int mdc_slurmrest_get_path(struct mdc_slurmrest *sr, const char *path, json_obje
 	return rc;
 }
 
+/* The release slurmrestd's meta names: "meta": {"slurm": {"release":
+ * "24.11.5"}} (v0.0.39 on; v0.0.38 spells it "Slurm"). */
+static void sr_release(const json_object *body, char *buf, size_t size)
+{
+	static const char *const keys[] = { "slurm", "Slurm" };
+	json_object *meta = NULL, *sl = NULL, *r = NULL;
+
+	buf[0] = '\0';
+	if (!json_object_object_get_ex(body, "meta", &meta))
+		return;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_object_get_ex(meta, keys[i], &sl) &&
+		    json_object_object_get_ex(sl, "release", &r) &&
+		    json_object_is_type(r, json_type_string)) {
+			snprintf(buf, size, "%s", json_object_get_string(r));
+			return;
+		}
+}
+
 int mdc_slurmrest_open(struct mdc_client *c, const char *cluster, struct mdc_slurmrest *sr,
 		       struct mdc_ctx *ctx)
 {
@@ -139,6 +158,8 @@ int mdc_slurmrest_open(struct mdc_client *c, const char *cluster, struct mdc_slu
 			mdc_slurmrest_close(sr);
 			return rc;
 		}
+		if (status == 200)
+			sr_release(body, sr->release, sizeof(sr->release));
 		json_object_put(body);
 		if (status == 200) {
 			snprintf(sr->version, sizeof(sr->version), "%s", sr_versions[v]);

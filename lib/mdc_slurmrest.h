@@ -29,6 +29,7 @@ struct mdc_slurmrest {
 	struct mdc_client *client;	/* borrowed */
 	char *cluster;			/* full resource name */
 	char version[16];		/* "v0.0.38", set by mdc_slurmrest_open */
+	char release[32];		/* "24.11.5" from its ping, "" when unsaid */
 };
 
 /* Is PATH one of the read-only paths the tools send ("/slurm/v0.0.38/jobs"):

@@ -135,6 +135,7 @@ const char *sc_rel_describe(char *buf, size_t bufsz)
 		[SC_REL_FROM_BUILD] = "the release slurm-mdc was built for",
 		[SC_REL_FROM_CONF] = "SlurmRelease in mdc.conf",
 		[SC_REL_FROM_LIVE] = "scontrol --version",
+		[SC_REL_FROM_REMOTE] = "the cluster's slurmrestd, through callSlurmRestApi",
 	};
 	int rel = sc_rel_target();
 

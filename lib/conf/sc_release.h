@@ -64,6 +64,7 @@ enum sc_rel_from {
 	SC_REL_FROM_BUILD,	/* nothing else said: the build's release */
 	SC_REL_FROM_CONF,	/* SlurmRelease in mdc.conf */
 	SC_REL_FROM_LIVE,	/* the cluster's own scontrol --version */
+	SC_REL_FROM_REMOTE,	/* the cluster's slurmrestd, through callSlurmRestApi */
 };
 /* The process-wide release to judge against (default: the build's) and
  * where it came from.  Set once by the front end (mdc_slurm_release). */

@@ -12,7 +12,7 @@
 command -v slurmrestd >/dev/null || skip_all "slurmrestd is not installed (scripts/install-deps)"
 command -v git >/dev/null || skip_all "git is not installed"
 lab_mdc_env --rest
-plan 16
+plan 21
 show_on_fail "$TEST_DIR/out" "$TEST_DIR/err"
 patches() { grep -c '"method":"PATCH"' "$log"; }
 
@@ -45,6 +45,9 @@ is "$?" 12 "the pull request's check: plan --exit-code exits 12 (changes)"
 like "$(cat "$TEST_DIR/out")" "partition debug MaxTime: .*-> 45" "the plan shows the change"
 like "$(cat "$TEST_DIR/out")" "^Slurm's verdict: accepted \\(checks: ours, Slurm's \\(" \
 	"Slurm's own parser judged the file off the cluster"
+rel=$(scontrol --version | grep -o '[0-9][0-9]*\.[0-9][0-9]*' | head -1)
+like "$(cat "$TEST_DIR/out")" "^judged against Slurm $rel \\(the cluster's slurmrestd, through callSlurmRestApi\\)" \
+	"the release judged against is the one the cluster's slurmrestd names"
 is "$(patches)" "$p" "a plan sends nothing"
 
 # without Slurm's parser nothing is judged, so nothing would be sent
@@ -76,3 +79,23 @@ is "$?" 0 "after the merge the repository and the cluster agree: exit 0"
 # the exit codes a pipeline tells apart
 ci plan --exit-code /nonexistent.conf >/dev/null 2>&1
 like "$?" "^[1-9]" "a file that cannot be read: a failure, not 0 or 12"
+
+# no --remote: with no Slurm here, mdcctl reads the cluster through the
+# service by itself, and says so
+sed -i -E '/^PartitionName=debug /s/ MaxTime=45/ MaxTime=50/' "$R/slurm.conf"
+(cd "$R" && env -u SLURM_CONF PATH="$TEST_DIR/bin" HOME="$TEST_DIR" MDC_CONF=/dev/null \
+	"$MDCCTL" plan --exit-code slurm.conf) >"$TEST_DIR/out" 2>"$TEST_DIR/err"
+is "$?" 12 "without --remote and no local Slurm: the plan still runs (changes, 12)"
+like "$(cat "$TEST_DIR/err")" "note: no local Slurm \\(no scontrol on PATH, no slurm.conf at .*as --remote does" \
+	"saying it reads the cluster through the Slurm REST API"
+like "$(cat "$TEST_DIR/out")" "^judged against Slurm $rel \\(the cluster's slurmrestd" "judged against the cluster's release"
+
+# a parser of another release is no verdict: judged against 24.11 (or
+# 22.05 from a 24.11 build) where no scontrol says which, Slurm's parser of
+# this build does not run, and the check says so
+other=24.11; [ "$rel" = 24.11 ] && other=22.05
+printf 'SlurmRelease = %s\n' "$other" >"$TEST_DIR/other.conf"
+env PATH="$TEST_DIR/bin" MDC_CONF="$TEST_DIR/other.conf" "$MDCCTL" conf check "$R/slurm.conf" \
+	>"$TEST_DIR/out" 2>"$TEST_DIR/err"
+like "$(cat "$TEST_DIR/out" "$TEST_DIR/err")" "Slurm's check was skipped: Slurm's parser here is Slurm $rel's and the file is judged against Slurm $other \\(SlurmRelease in mdc.conf\\)" \
+	"SlurmRelease = $other: Slurm's parser of $rel does not judge, and says so"

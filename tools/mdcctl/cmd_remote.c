@@ -8,7 +8,9 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "mdc_settings.h"
+#include "mdc_log.h"
 #include "mdc_slurmrest.h"
+#include "sc_release.h"
 #include "mdcctl.h"
 
 /* A field of a job as one printable string (into BUF). */
@@ -147,6 +149,23 @@ int mdcctl_remote_probe(struct mdcctl *g, bool *live, struct mdc_ctx *ctx)
 	mdc_ctx_clear(&lctx);
 	*live = !remote_open(g, &lctx);
 	return 0;
+}
+
+void mdcctl_remote_target(struct mdcctl *g)
+{
+	struct mdc_ctx lctx;
+	int rel;
+
+	mdc_ctx_clear(&lctx);
+	if (remote_open(g, &lctx)) {
+		mdc_debug("the cluster's release is not known: %s", lctx.msg);
+		return;
+	}
+	if ((rel = sc_rel_parse(remote_conn.sr.release)) >= 0)
+		sc_rel_set_target(rel, SC_REL_FROM_REMOTE);
+	else
+		mdc_debug("the cluster's slurmrestd names release '%s', none slurm-mdc knows",
+			  remote_conn.sr.release);
 }
 
 void mdcctl_remote_close(void)

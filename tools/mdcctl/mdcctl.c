@@ -778,6 +778,29 @@ static bool mdcctl_wants_help(int nargs, char **args)
 	return false;
 }
 
+/* Is PROG an executable in a directory of PATH?  (Where mdc_run's execvp
+ * would find it.) */
+static bool mdcctl_on_path(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[4096];
+
+	for (p = path ? path : ""; *p; p = *e ? e + 1 : e) {
+		size_t n;
+
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		n = (size_t) (e - p);
+		if (n && n + strlen(prog) + 2 <= sizeof(buf)) {
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int) n, p, prog);
+			if (!access(buf, X_OK))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* The checks the table's flags promise, before the command runs. */
 static int mdcctl_check_cmd(struct mdcctl *g, const struct mdcctl_cmd *cmd, const char *write_opt,
 			    bool format_given)
@@ -798,7 +821,18 @@ static int mdcctl_check_cmd(struct mdcctl *g, const struct mdcctl_cmd *cmd, cons
 		return 0;
 	mdc_ctx_clear(&ctx);
 	rc = mdcctl_settings(g, true, &s, &ctx);
+	/* no local Slurm to ask (a laptop, a CI runner): the cluster's own,
+	 * through the service, as --remote would */
+	if (!rc && !g->remote && (cmd->flags & CMD_REMOTE) && !mdcctl_on_path("scontrol") &&
+	    (!s.slurm_conf || access(s.slurm_conf, R_OK))) {
+		g->remote = true;
+		fprintf(stderr, "%s: note: no local Slurm (no scontrol on PATH, no slurm.conf at "
+			"'%s'): reading the cluster through the service's Slurm REST API, as "
+			"--remote does\n", g->progname, s.slurm_conf ? s.slurm_conf : "(unset)");
+	}
 	mdc_settings_free(&s);
+	if (!rc && g->remote)
+		mdcctl_remote_target(g);
 	return rc ? mdcctl_fail(g, &ctx) : 0;
 }
 

@@ -130,6 +130,9 @@ int mdcctl_jobs_remote(struct mdcctl *g);
 int mdcctl_remote_partition_jobs(struct mdcctl *g, const char *partition, struct mdc_strv *jobs,
 				 struct mdc_ctx *ctx);
 void mdcctl_remote_close(void);
+/* --remote: judge against the release the cluster's slurmrestd names
+ * (sc_rel_set_target), when it answers; else the usual choice stands. */
+void mdcctl_remote_target(struct mdcctl *g);
 /* apply --remote's verify: the partitions through the same connection
  * (mdc_verify_opts.partitions, ARG the struct mdcctl), and whether the
  * cluster's slurmrestd answers before the PATCH (*LIVE; always 0). */
