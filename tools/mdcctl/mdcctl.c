@@ -20,6 +20,7 @@
 #include "mdc_rules.h"
 #include "mdc_str.h"
 #include "mdc_update.h"
+#include "sc_release.h"
 #include "sc_options.h"
 #include "mdcctl.h"
 
@@ -698,7 +699,8 @@ static int mdcctl_gopt_apply(struct mdcctl *g, int id, const char *val)
 	case O_VERBOSE: g->verbose = true; mdc_log_set_level(MDC_LOG_DEBUG); break;
 	case O_HELP: mdcctl_help(stdout); return mdcctl_finish(0);
 	case O_VERSION:
-		printf("mdcctl (%s) %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		printf("mdcctl (%s) %s, for Slurm %s\n", PACKAGE_NAME, PACKAGE_VERSION,
+		       sc_rel_name(sc_rel_build()));
 		return mdcctl_finish(0);
 	default:
 		if (mdc_updopt_set(&g->upd, id, val, &ctx))
