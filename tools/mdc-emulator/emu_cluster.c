@@ -10,6 +10,7 @@
 #include "mdc_buf.h"
 #include "mdc_json.h"
 #include "mdc_schema.h"
+#include "sc_render.h"
 #include "mdc_str.h"
 
 #define EMU_API "type.googleapis.com/google.cloud.aiplatform.v1beta1."
@@ -324,6 +325,21 @@ static json_object *emu_create_fault(const struct emu *e, const json_object *cl)
 	return NULL;
 }
 
+/* A setting the cluster's Slurm release (--slurm-release) does not know
+ * would give a slurm.conf its slurmctld does not start with: refused as
+ * the service's validation, naming the release.  1 when refused. */
+static int emu_release_refuses(struct emu *e, const json_object *cl, struct emu_response *out)
+{
+	struct mdc_ctx ctx;
+	char field[256];
+
+	mdc_ctx_clear(&ctx);
+	if (!sc_render_check_release(cl, e->slurm_release, field, sizeof(field), &ctx))
+		return 0;
+	emu_reply_found_errors(out, field, "%s", ctx.msg);
+	return 1;
+}
+
 static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *parent,
 			      struct emu_response *out)
 {
@@ -359,6 +375,10 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 	emu_images(e, &im);
 	if (mdc_rules_check_create(id, r->body, &im, &cl, &ctx))
 		return emu_reply_ctx(out, &ctx);
+	if (emu_release_refuses(e, cl, out)) {
+		json_object_put(cl);
+		return 0;
+	}
 	emu_now_rfc3339(now, sizeof(now));
 	{
 		/* "name" first, as the service prints it */
@@ -610,6 +630,8 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 		goto out;
 	}
 	if (emu_immutable_changed(cl, res.cluster, out))
+		goto out;
+	if (emu_release_refuses(e, res.cluster, out))
 		goto out;
 	{
 		struct mdc_schema_result sr;
