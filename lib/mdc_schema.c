@@ -265,6 +265,9 @@ struct walk {
 	struct mdc_ctx *err;
 	char at[AT_MAX];
 	size_t len;
+	/* the service's findings so far (also without RES) */
+	size_t nfound;
+	struct mdc_schema_found found[MDC_SCHEMA_MAX_FOUND];
 };
 
 static int walk_fail(struct walk *w, bool transcoding, const char *fmt, ...)
@@ -274,6 +277,20 @@ static int walk_fail(struct walk *w, bool transcoding, const char *fmt, ...)
 	va_list ap;
 	int rc;
 
+	/* the service's validation goes on and lists them all: noted, and
+	 * the walk goes on with the next field (0) */
+	if (!transcoding) {
+		if (w->nfound < MDC_SCHEMA_MAX_FOUND) {
+			struct mdc_schema_found *f = &w->found[w->nfound];
+
+			snprintf(f->field, sizeof(f->field), "%s", w->at);
+			va_start(ap, fmt);
+			vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+			va_end(ap);
+		}
+		w->nfound++;
+		return 0;
+	}
 	snprintf(last_field, sizeof(last_field), "%s", w->at);
 	if (w->res) {
 		snprintf(w->res->field, sizeof(w->res->field), "%s", w->at);
@@ -403,7 +420,9 @@ static int walk_message(struct walk *w, size_t node, const json_object *obj)
 			rc = walk_fail(w, false, "%s is output only: the service sets it; leave it out "
 				       "of the request", w->at);
 			at_pop(w, len);
-			return rc;
+			if (rc)
+				return rc;
+			continue;
 		}
 		if (!at_name(w, name))
 			return walk_fail(w, true, "Invalid JSON payload received: nested too deep");
@@ -571,13 +590,43 @@ static int walk_required(struct walk *w, size_t node, const json_object *v, bool
 
 		if (!at_name(w, cf->path + leaf_at[c]))
 			return 0;
-		if ((cf->flags & MDC_SCHEMA_REQUIRED) && empty)
-			return walk_fail(w, false, "%s is required", w->at);
+		if ((cf->flags & MDC_SCHEMA_REQUIRED) && empty) {
+			if ((rc = walk_fail(w, false, "%s is required", w->at)))
+				return rc;
+			at_pop(w, len);
+			continue;
+		}
 		if ((rc = walk_required(w, (size_t) c, cv, false)))
 			return rc;
 		at_pop(w, len);
 	}
 	return 0;
+}
+
+/* The walk's findings as the check's result: 0 when none, else
+ * MDC_ERR_INVAL with the first one's field and every message. */
+static int found_fail(struct walk *w)
+{
+	struct mdc_buf b = MDC_BUF_INIT;
+	size_t kept = w->nfound < MDC_SCHEMA_MAX_FOUND ? w->nfound : MDC_SCHEMA_MAX_FOUND;
+	int rc;
+
+	if (!w->nfound)
+		return 0;
+	snprintf(last_field, sizeof(last_field), "%s", w->found[0].field);
+	if (w->res) {
+		snprintf(w->res->field, sizeof(w->res->field), "%s", w->found[0].field);
+		w->res->transcoding = false;
+		w->res->nfound = w->nfound;
+		memcpy(w->res->found, w->found, kept * sizeof(w->found[0]));
+	}
+	for (size_t i = 0; i < kept; i++)
+		mdc_buf_addf(&b, "%s%s", i ? "; " : "", w->found[i].msg);
+	if (w->nfound > kept)
+		mdc_buf_addf(&b, "; and %zu more", w->nfound - kept);
+	rc = mdc_fail(w->err, MDC_ERR_INVAL, "%s", mdc_buf_str(&b));
+	mdc_buf_free(&b);
+	return rc;
 }
 
 int mdc_schema_check_ex(const json_object *body, const char *path, unsigned how,
@@ -607,11 +656,10 @@ int mdc_schema_check_ex(const json_object *body, const char *path, unsigned how,
 	}
 	if (!body && !path)
 		return walk_fail(&w, true, "Invalid JSON payload received: no body");
-	if ((rc = walk_value(&w, node, body, element)))
+	if ((rc = walk_value(&w, node, body, element)) ||
+	    ((how & MDC_SCHEMA_CREATE) && (rc = walk_required(&w, node, body, element))))
 		return rc;
-	if (how & MDC_SCHEMA_CREATE)
-		return walk_required(&w, node, body, element);
-	return 0;
+	return found_fail(&w);
 }
 
 int mdc_schema_check(const json_object *body, const char *path, struct mdc_ctx *err)

@@ -82,6 +82,15 @@ enum {
 	MDC_SCHEMA_INTERNAL_IGNORED = 4,
 };
 
+/* The service's own validation lists every finding of a body ("List of
+ * found errors: 1.Field: ... 2.Field: ..."); the first ones are kept. */
+#define MDC_SCHEMA_MAX_FOUND 8
+
+struct mdc_schema_found {
+	char field[512];	/* as mdc_schema_result.field */
+	char msg[512];
+};
+
 struct mdc_schema_result {
 	/* out: where the refused value is, as the service names it:
 	 * "model_development_cluster.node_pools[1].boot_disk.boot_disk_type" */
@@ -92,6 +101,12 @@ struct mdc_schema_result {
 	bool transcoding;
 	/* out: some name in the body is not snake_case */
 	bool camel;
+	/* out: the service's findings (none when TRANSCODING: the front end
+	 * stops at its first refusal), in body order, required fields last;
+	 * NFOUND counts them all, FOUND holds the first MDC_SCHEMA_MAX_FOUND.
+	 * FIELD is the first one's. */
+	size_t nfound;
+	struct mdc_schema_found found[MDC_SCHEMA_MAX_FOUND];
 };
 
 /* Check BODY, the value of the field at PATH (NULL or "": a whole
@@ -100,7 +115,10 @@ struct mdc_schema_result {
  * MDC_ERR_INVAL with a message naming the field: a name that is no field
  * (in either spelling), a value of the wrong type, an output-only field,
  * an enum value not listed, a string over its length or an integer out
- * of its bounds.  The client calls this before sending a body. */
+ * of its bounds.  The service's own findings (all but an unknown name or
+ * a wrong JSON type, which stop the check) are all collected; the error's
+ * message is the first one's, followed by the others after "; ".  The
+ * client calls this before sending a body. */
 int mdc_schema_check(const json_object *body, const char *path, struct mdc_ctx *err);
 /* The same with HOW (MDC_SCHEMA_* check flags) and RES (may be NULL). */
 int mdc_schema_check_ex(const json_object *body, const char *path, unsigned how,

@@ -8,12 +8,14 @@
  */
 #include "config.h"
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "mdc_json.h"
 #include "mdc_str.h"
 #include "sc_options.h"
+#include "sc_release.h"
 #include "sc_render.h"
 
 /* One key=value to write, with the canonical key. */
@@ -69,10 +71,11 @@ static int put_value(struct mdc_buf *out, const char *value, const char *key,
 /* Collect the string members of MAP (may be NULL) into KV (appending to
  * *N, capacity CAP) under their canonical names in SCOPE; keys already
  * present are skipped (the first source wins). */
-static int collect(json_object *map, unsigned scope, const char *what,
+static int collect(json_object *map, unsigned scope, const char *what, int rel,
 		   struct kv *kv, size_t *n, size_t cap, struct mdc_ctx *ctx)
 {
 	const struct sc_option *opt;
+	char why[512];
 	size_t i;
 
 	if (!map)
@@ -95,6 +98,10 @@ static int collect(json_object *map, unsigned scope, const char *what,
 		if (opt->flags & (SC_OPT_REFUSED | SC_OPT_MANAGED))
 			return mdc_fail(ctx, MDC_ERR_REFUSED, "%s: \"%s\" cannot be set here: %s",
 					what, opt->name, opt->why ? opt->why : "service-managed");
+		/* a file the release's slurmctld would not start with */
+		if (sc_rel_check_key(opt->name, scope, rel, why, sizeof(why)) ||
+		    sc_rel_check_plugins(opt->name, s, rel, why, sizeof(why)))
+			return mdc_fail(ctx, MDC_ERR_REFUSED, "%s: %s", what, why);
 		for (i = 0; i < *n; i++)
 			if (!strcasecmp(kv[i].key, opt->name))
 				break;
@@ -117,7 +124,7 @@ static size_t map_len(json_object *map)
 
 /* Write " Key=Value..." for MAP sorted by canonical name. */
 static int put_map(struct mdc_buf *out, json_object *map, unsigned scope,
-		   const char *what, const char *sep, struct mdc_ctx *ctx)
+		   const char *what, const char *sep, int rel, struct mdc_ctx *ctx)
 {
 	struct kv *kv = NULL;
 	size_t n = 0, i, cap = map_len(map);
@@ -128,7 +135,7 @@ static int put_map(struct mdc_buf *out, json_object *map, unsigned scope,
 	kv = calloc(cap, sizeof(*kv));
 	if (!kv)
 		return mdc_nomem(ctx);
-	rc = collect(map, scope, what, kv, &n, cap, ctx);
+	rc = collect(map, scope, what, rel, kv, &n, cap, ctx);
 	if (rc)
 		goto out;
 	qsort(kv, n, sizeof(*kv), kv_cmp);
@@ -349,11 +356,38 @@ static bool spec_sets_key(const json_object *ss, const char *key)
 	return false;
 }
 
+/* The service's own plugins that a release replaced: the service writes
+ * the successor for a release that no longer ships the old one. */
+static const struct { const char *key, *old, *now; } base_successors[] = {
+	/* Slurm 23.11 removed select/cons_res (CHANGELOG/slurm-23.11.md) */
+	{ "SelectType", "select/cons_res", "select/cons_tres" },
+};
+
+/* A global base line (LINE, its first key KEY) as the service
+ * writes it for release REL: 0 when it is written unchanged; 1 when this
+ * function wrote it (a replaced plugin) or left it out (a key REL does
+ * not read, a plugin REL does not ship: Slurm's default stands); -1 out
+ * of memory. */
+static int base_line_for(struct mdc_buf *out, const char *line, const char *key, int rel)
+{
+	char why[512], val[4096];
+
+	if (sc_rel_check_key(key, SC_SCOPE_CLUSTER, rel, why, sizeof(why)))
+		return 1;
+	if (!line_kv(line, key, val, sizeof(val)) ||
+	    !sc_rel_check_plugins(key, val, rel, why, sizeof(why)))
+		return 0;
+	for (size_t i = 0; i < sizeof(base_successors) / sizeof(base_successors[0]); i++)
+		if (!strcasecmp(base_successors[i].key, key) && !strcmp(base_successors[i].old, val))
+			return mdc_buf_addf(out, "%s=%s\n", key, base_successors[i].now) ? -1 : 1;
+	return 1;
+}
+
 /* Copy BASE to OUT, appending each pool's node_sets config to its NodeName
  * lines and leaving out the global lines the spec sets (SS), and note which
  * pools the base defines with a NodeSet line. */
 static int put_base(struct mdc_buf *out, const char *base, const char *base_name,
-		    const json_object *ss, struct pool *pools, size_t npools,
+		    const json_object *ss, struct pool *pools, size_t npools, int rel,
 		    struct mdc_ctx *ctx)
 {
 	const char *line = base, *eol;
@@ -404,6 +438,14 @@ static int put_base(struct mdc_buf *out, const char *base, const char *base_name
 		first_key(line, key, sizeof(key));
 		if (*key && spec_sets_key(ss, key))
 			continue;
+		if (*key && rel >= 0) {
+			int r = base_line_for(out, line, key, rel);
+
+			if (r < 0)
+				return mdc_nomem(ctx);
+			if (r)
+				continue;
+		}
 		if (!strcasecmp(key, "NodeName") && line_kv(line, "NodeName", val, sizeof(val))) {
 			for (i = 0; i < npools; i++)
 				if (pools[i].in_base && pools[i].config &&
@@ -422,7 +464,7 @@ static int put_base(struct mdc_buf *out, const char *base, const char *base_name
 					hash--;
 				if (mdc_buf_add(out, line, (size_t) (hash - line)))
 					return mdc_nomem(ctx);
-				rc = put_map(out, pools[i].config, SC_SCOPE_NODE, pools[i].id, " ", ctx);
+				rc = put_map(out, pools[i].config, SC_SCOPE_NODE, pools[i].id, " ", rel, ctx);
 				if (rc)
 					return rc;
 				if (mdc_buf_add(out, hash, (size_t) (line + len - hash)) ||
@@ -441,7 +483,7 @@ static int put_base(struct mdc_buf *out, const char *base, const char *base_name
 }
 
 /* Pools the base does not define: future nodes the service will create. */
-static int put_future_pools(struct mdc_buf *out, struct pool *pools, size_t npools,
+static int put_future_pools(struct mdc_buf *out, struct pool *pools, size_t npools, int rel,
 			    struct mdc_ctx *ctx)
 {
 	for (size_t i = 0; i < npools; i++) {
@@ -452,7 +494,7 @@ static int put_future_pools(struct mdc_buf *out, struct pool *pools, size_t npoo
 			continue;
 		if (mdc_buf_addf(out, "NodeName=%s State=FUTURE", pl->nodes))
 			return mdc_nomem(ctx);
-		if ((rc = put_map(out, pl->config, SC_SCOPE_NODE, pl->id, " ", ctx)))
+		if ((rc = put_map(out, pl->config, SC_SCOPE_NODE, pl->id, " ", rel, ctx)))
 			return rc;
 		if (mdc_buf_addf(out, "\nNodeSet=%s Nodes=%s\n", pl->id, pl->nodes))
 			return mdc_nomem(ctx);
@@ -462,7 +504,8 @@ static int put_future_pools(struct mdc_buf *out, struct pool *pools, size_t npoo
 }
 
 /* Cluster scope: config first, then the legacy maps (C9), sorted by key. */
-static int put_cluster_keys(struct mdc_buf *out, const json_object *ss, struct mdc_ctx *ctx)
+static int put_cluster_keys(struct mdc_buf *out, const json_object *ss, int rel,
+			    struct mdc_ctx *ctx)
 {
 	static const char *const cfg_maps[] = { "config", "scheduling", "accounting" };
 	struct kv *kv = NULL;
@@ -476,8 +519,8 @@ static int put_cluster_keys(struct mdc_buf *out, const json_object *ss, struct m
 	if (!(kv = calloc(cap, sizeof(*kv))))
 		return mdc_nomem(ctx);
 	for (size_t i = 0; i < 3 && !rc; i++)
-		rc = collect(mdc_json_get(ss, cfg_maps[i]), SC_SCOPE_CLUSTER, cfg_maps[i], kv, &n,
-			     cap, ctx);
+		rc = collect(mdc_json_get(ss, cfg_maps[i]), SC_SCOPE_CLUSTER, cfg_maps[i], rel, kv,
+			     &n, cap, ctx);
 	if (!rc)
 		qsort(kv, n, sizeof(*kv), kv_cmp);
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -519,7 +562,7 @@ static int part_nodes(const json_object *p, const char *id, struct pool *pools, 
 /* One PartitionName line: Nodes, Default, State (UP unless its config
  * says otherwise), then its config. */
 static int put_partition(struct mdc_buf *out, const json_object *p, size_t i, const char *def,
-			 struct pool *pools, size_t npools, struct mdc_ctx *ctx)
+			 struct pool *pools, size_t npools, int rel, struct mdc_ctx *ctx)
 {
 	json_object *cfg = mdc_json_get_obj(p, "config"), *state = NULL;
 	const char *id = mdc_json_get_str(p, "id", NULL);
@@ -547,7 +590,7 @@ static int put_partition(struct mdc_buf *out, const json_object *p, size_t i, co
 	if (!rc)
 		rc = put_value(out, state ? json_object_get_string(state) : "UP", "State", ctx);
 	if (!rc)
-		rc = put_map(out, cfg, SC_SCOPE_PARTITION, id, " ", ctx);
+		rc = put_map(out, cfg, SC_SCOPE_PARTITION, id, " ", rel, ctx);
 	if (!rc && mdc_buf_addc(out, '\n'))
 		rc = mdc_nomem(ctx);
 	return rc;
@@ -555,6 +598,12 @@ static int put_partition(struct mdc_buf *out, const json_object *p, size_t i, co
 
 int sc_render(const json_object *spec, const char *base, const char *base_name,
 	      struct mdc_buf *out, struct mdc_ctx *ctx)
+{
+	return sc_render_rel(spec, base, base_name, -1, out, ctx);
+}
+
+int sc_render_rel(const json_object *spec, const char *base, const char *base_name, int rel,
+		  struct mdc_buf *out, struct mdc_ctx *ctx)
 {
 	json_object *ss, *parts;
 	struct pool *pools = NULL;
@@ -567,17 +616,77 @@ int sc_render(const json_object *spec, const char *base, const char *base_name,
 	ss = mdc_json_get_path(spec, "orchestrator_spec.slurm_spec");
 	if ((rc = pools_get(spec, ss, &pools, &npools, ctx)) ||
 	    (base && (rc = put_base(out, base, base_name ? base_name : "base", ss, pools, npools,
-				    ctx))) ||
-	    (rc = put_future_pools(out, pools, npools, ctx)) ||
-	    (rc = put_cluster_keys(out, ss, ctx)))
+				    rel, ctx))) ||
+	    (rc = put_future_pools(out, pools, npools, rel, ctx)) ||
+	    (rc = put_cluster_keys(out, ss, rel, ctx)))
 		goto out;
 	/* partitions, in spec order */
 	parts = ss ? mdc_json_get_arr(ss, "partitions") : NULL;
 	def = ss ? mdc_json_get_str(ss, "default_partition_id", NULL) : NULL;
 	len = parts ? json_object_array_length(parts) : 0;
 	for (size_t i = 0; !rc && i < len; i++)
-		rc = put_partition(out, json_object_array_get_idx(parts, i), i, def, pools, npools, ctx);
+		rc = put_partition(out, json_object_array_get_idx(parts, i), i, def, pools, npools, rel,
+				   ctx);
 out:
 	pools_free(pools, npools);
 	return rc;
+}
+
+/* One map of slurm.conf keys in SCOPE at FIELD: the first key (or plugin)
+ * REL does not know, as sc_render_check_release says. */
+static int check_map(json_object *map, unsigned scope, const char *field, int rel,
+		     char *where, size_t wheresz, struct mdc_ctx *ctx)
+{
+	char why[512];
+
+	if (!map || !json_object_is_type(map, json_type_object))
+		return 0;
+	json_object_object_foreach(map, key, val) {
+		const struct sc_option *opt = sc_opt_find(key, scope);
+		const char *name = opt ? opt->name : key;
+
+		if (!sc_rel_check_key(name, scope, rel, why, sizeof(why)) &&
+		    !sc_rel_check_plugins(name, json_object_get_string(val), rel, why, sizeof(why)))
+			continue;
+		snprintf(where, wheresz, "%s", field);
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "%s: %s", key, why);
+	}
+	return 0;
+}
+
+int sc_render_check_release(const json_object *spec, int rel, char *field, size_t fieldsz,
+			    struct mdc_ctx *ctx)
+{
+	static const char *const maps[] = { "config", "scheduling", "accounting" };
+	static const struct { const char *list; unsigned scope; } lists[] = {
+		{ "partitions", SC_SCOPE_PARTITION },
+		{ "node_sets", SC_SCOPE_NODE },
+	};
+	json_object *ss = spec ? mdc_json_get_path(spec, "orchestrator_spec.slurm_spec") : NULL;
+	char path[256];
+	int rc;
+
+	if (field && fieldsz)
+		field[0] = '\0';
+	if (!ss || rel < 0)
+		return 0;
+	for (size_t m = 0; m < sizeof(maps) / sizeof(maps[0]); m++) {
+		snprintf(path, sizeof(path), "orchestrator_spec.slurm_spec.%s", maps[m]);
+		if ((rc = check_map(mdc_json_get_obj(ss, maps[m]), SC_SCOPE_CLUSTER, path, rel,
+				    field, fieldsz, ctx)))
+			return rc;
+	}
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
+		json_object *arr = mdc_json_get_arr(ss, lists[l].list);
+
+		for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
+			snprintf(path, sizeof(path), "orchestrator_spec.slurm_spec.%s[%zu].config",
+				 lists[l].list, i);
+			if ((rc = check_map(mdc_json_get_obj(json_object_array_get_idx(arr, i),
+							     "config"),
+					    lists[l].scope, path, rel, field, fieldsz, ctx)))
+				return rc;
+		}
+	}
+	return 0;
 }

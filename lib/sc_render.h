@@ -30,6 +30,25 @@
 int sc_render(const json_object *spec, const char *base, const char *base_name,
 	      struct mdc_buf *out, struct mdc_ctx *ctx);
 
+/* sc_render for Slurm release REL (sc_release.h's index; -1: any): the
+ * file that release's slurmctld starts with.  BASE's global lines are the
+ * service's own, written as the service writes them for REL: a key REL
+ * does not read (removed, defunct, or only a newer release's) is left out,
+ * a plugin REL does not ship is replaced by its successor
+ * (select/cons_res: select/cons_tres) or left out (Slurm's default);
+ * a spec key or plugin REL does not know is refused (MDC_ERR_REFUSED)
+ * naming REL. */
+int sc_render_rel(const json_object *spec, const char *base, const char *base_name, int rel,
+		  struct mdc_buf *out, struct mdc_ctx *ctx);
+
+/* Does release REL know every slurm.conf key (and plugin) SPEC's
+ * slurm_spec sets (config, legacy scheduling/accounting, partitions' and
+ * node_sets' config)?  0, or MDC_ERR_REFUSED naming the key and REL, with
+ * FIELD (FIELDSZ bytes) set to the map's path
+ * ("orchestrator_spec.slurm_spec.partitions[0].config"). */
+int sc_render_check_release(const json_object *spec, int rel, char *field, size_t fieldsz,
+			    struct mdc_ctx *ctx);
+
 /* The service-managed part of a live slurm.conf: the BASE sc_render draws
  * on.  Keeps the global lines whose key the option table
  * marks service-managed (ClusterName, SlurmctldHost, paths, ports...) or

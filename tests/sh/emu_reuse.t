@@ -44,10 +44,10 @@ send() {
 		fi
 	done
 }
-same() {	# same NAME: both emulators answer GET alike
+same() {	# same NAME: both emulators answer GET alike (times and the VM ids and hosts drawn from them aside)
 	local a b
-	a=$(curl -sS "$nolog_url/c1" | jq -S 'del(.updateTime, .createTime, .clusterEvents, .clusterStatus.nodesStatus[]?.createTime)')
-	b=$(curl -sS "$log_url/c1" | jq -S 'del(.updateTime, .createTime, .clusterEvents, .clusterStatus.nodesStatus[]?.createTime)')
+	a=$(curl -sS "$nolog_url/c1" | jq -S 'del(.updateTime, .createTime, .clusterEvents, .clusterStatus.nodesStatus[]?.createTime, .clusterStatus.nodesStatus[]?.lastUpdateTime, .clusterStatus.nodesStatus[]?.instanceId, .clusterStatus.nodesStatus[]?.physicalHost)')
+	b=$(curl -sS "$log_url/c1" | jq -S 'del(.updateTime, .createTime, .clusterEvents, .clusterStatus.nodesStatus[]?.createTime, .clusterStatus.nodesStatus[]?.lastUpdateTime, .clusterStatus.nodesStatus[]?.instanceId, .clusterStatus.nodesStatus[]?.physicalHost)')
 	is "$a" "$b" "$1"
 }
 mask="updateMask=$SS.partitions"

@@ -9,7 +9,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 39
+plan 44
 emu_up --fault create:stockout:a4-highgpu-8g --fault create:invalid:a3-highgpu-8g
 emu_standard_cluster >"$TEST_DIR/std.json"
 
@@ -44,6 +44,22 @@ is "$(post r1 'del(.orchestrator_spec.slurm_spec.home_directory_storage)') $(vio
 is "$(post r1 'del(.orchestrator_spec.slurm_spec.login_node_pool_id)') $(violation)" \
 	"400 model_development_cluster.orchestrator_spec.slurm_spec.login_node_pool_id" "no login pool: refused"
 is "$(curl -s -o /dev/null -w '%{http_code}' "$EMU_CLUSTERS/r1")" 404 "... and nothing was created"
+
+# --- several findings in one answer, as the service lists them ---------------------------
+is "$(post r1 'del(.network) | del(.orchestrator_spec.slurm_spec.login_node_pool_id)') $(msg)" \
+	"400 List of found errors:	1.Field: model_development_cluster.network; Message: model_development_cluster.network is required	2.Field: model_development_cluster.orchestrator_spec.slurm_spec.login_node_pool_id; Message: model_development_cluster.orchestrator_spec.slurm_spec.login_node_pool_id is required	" \
+	"two required fields missing: both listed, numbered"
+is "$(jq -c '[.error.details[0].fieldViolations[].field]' "$TEST_DIR/r.json")" \
+	'["model_development_cluster.network","model_development_cluster.orchestrator_spec.slurm_spec.login_node_pool_id"]' \
+	"... one field violation each"
+post r1 '.node_pools[0].boot_disk.boot_disk_type = "pd-balanced" | .node_pools[1].provisioning_model = "PREEMPTIBLE"' >/dev/null
+like "$(msg)" "^List of found errors:	1\.Field: model_development_cluster\.node_pools\[0\]\.boot_disk\.boot_disk_type; Message: [^	]*pd-balanced[^	]*	2\.Field: model_development_cluster\.node_pools\[1\]\.provisioning_model; Message: [^	]*PREEMPTIBLE[^	]*	$" \
+	"two bad values in two pools: both listed"
+post r1 'del(.network) | .node_pools[0].boot_disk.boot_disk_type = "pd-balanced"' >/dev/null
+like "$(msg)" "^List of found errors:	1\.Field: model_development_cluster\.node_pools\[0\]\.boot_disk\.boot_disk_type; Message: [^	]*	2\.Field: model_development_cluster\.network; Message: model_development_cluster\.network is required	$" \
+	"a bad value and a missing required field: both in one answer"
+is "$(post r1 '.node_pools[0].boot_disk.boot_disk_type = "pd-balanced" | .colour = "red"') $(jq -r '.error.details[0].fieldViolations | length' "$TEST_DIR/r.json")" \
+	"400 1" "an unknown name besides: the front end's one refusal only"
 
 # --- enums, the GPU rule, typed legacy blocks ---------------------------------------------
 is "$(post r1 '.node_pools[0].boot_disk.boot_disk_type = "pd-balanced"') $(violation)" \

@@ -8,7 +8,7 @@
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 
-plan 12
+plan 18
 emu_mdcctl_env c1
 NAME=$MDC_CLUSTER
 
@@ -18,6 +18,22 @@ is "$(jq -r '[.clusterStatus.nodesStatus[] | "\(.nodePoolId):\(.nodePoolType):\(
 	"cpu:NODE_POOL_TYPE_COMPUTE:RUNNING login:NODE_POOL_TYPE_LOGIN:RUNNING" \
 	"nodesStatus: one entry per node (min count of a compute pool, one login node)"
 
+# every published node field (magic-modules nodesStatus item)
+is "$(jq -r '[.clusterStatus.nodesStatus[] | keys_unsorted | sort | join(",")] | unique | join(" ")' <<<"$cl")" \
+	"createTime,detail,instanceId,instanceName,lastUpdateTime,nodePoolId,nodePoolType,nodeState,physicalHost" \
+	"nodesStatus entries carry the published fields"
+is "$(jq -r '[.clusterStatus.nodesStatus[].physicalHost | keys | join(",")] | unique | join(" ")' <<<"$cl")" \
+	"blockId,clusterName,hostId,subblockId" "... physicalHost with block, cluster, host, sub-block"
+is "$(jq -r '[.clusterStatus.nodesStatus[].instanceId | test("^[0-9]+$")] | all' <<<"$cl")" true \
+	"... instanceId a decimal Compute Engine id"
+is "$(jq -r '.clusterStatus.nodesStatus[] | select(.instanceName == "c1-cpu-0") | .detail' <<<"$cl")" \
+	"the node is running" "... detail of a RUNNING node"
+id0=$(jq -r '.clusterStatus.nodesStatus[] | select(.instanceName == "c1-cpu-0") | .instanceId' <<<"$cl")
+n0=$(jq -c '.clusterStatus.nodesStatus[] | select(.instanceName == "c1-cpu-0")' <<<"$cl")
+out=$(M describe 2>&1)
+like "$out" "^  node c1-cpu-0: RUNNING \(the node is running\), instance $id0, host emu-us-central1-a/block-[0-9]/subblock-[0-9]/host-[0-9a-f]{8}, created [0-9T:.Z-]+, updated [0-9T:.Z-]+$" \
+	"describe prints each node's published fields"
+
 # a scale-up adds nodes; the nodes already there keep their create time
 born=$(jq -r '.clusterStatus.nodesStatus[] | select(.nodePoolId == "cpu") | .createTime' <<<"$cl")
 M --yes nodepool scale cpu --min 2 --max 2 >/dev/null 2>&1
@@ -26,6 +42,8 @@ is "$(jq -r '[.clusterStatus.nodesStatus[] | select(.nodePoolId == "cpu")] | len
 	"a scale-up shows the new node"
 is "$(jq -r '.clusterStatus.nodesStatus[] | select(.instanceName == "c1-cpu-0") | .createTime' <<<"$cl")" "$born" \
 	"... and the old node keeps its create time"
+is "$(jq -c '.clusterStatus.nodesStatus[] | select(.instanceName == "c1-cpu-0")' <<<"$cl")" "$n0" \
+	"... and its instance id, physical host and last update time"
 
 # a server with the published shape only: no top-level state
 srv=$TEST_DIR/srv

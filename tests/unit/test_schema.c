@@ -271,6 +271,49 @@ static void test_required(void **state)
 				     MDC_SCHEMA_CREATE, field), "node_pools is required"));
 }
 
+/* The service's validation lists every finding of a body, in body order
+ * and then the required fields; the front end's refusal (an unknown
+ * name) stops at the first. */
+static void test_several(void **state)
+{
+	json_object *o = parse(gpu_cluster), *pool;
+	struct mdc_schema_result res;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	/* two bad enum values in one pool (provisioningModel comes before
+	 * bootDisk in it), and no network */
+	pool = json_object_array_get_idx(mdc_json_get(o, "nodePools"), 0);
+	json_object_object_add(pool, "provisioningModel", json_object_new_string("PREEMPTIBLE"));
+	json_object_object_add(mdc_json_get(pool, "bootDisk"), "bootDiskType",
+			       json_object_new_string("pd-balanced"));
+	json_object_object_del(o, "network");
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_schema_check_ex(o, NULL, MDC_SCHEMA_CREATE, &res, &ctx), MDC_ERR_INVAL);
+	assert_false(res.transcoding);
+	assert_int_equal(res.nfound, 3);
+	assert_string_equal(res.found[0].field, "model_development_cluster.node_pools[0].provisioning_model");
+	assert_non_null(strstr(res.found[0].msg, "PREEMPTIBLE"));
+	assert_string_equal(res.found[1].field, "model_development_cluster.node_pools[0].boot_disk.boot_disk_type");
+	assert_non_null(strstr(res.found[1].msg, "pd-balanced"));
+	assert_string_equal(res.found[2].field, "model_development_cluster.network");
+	assert_string_equal(res.found[2].msg, "model_development_cluster.network is required");
+	/* the first names the error; the message holds them all */
+	assert_string_equal(res.field, res.found[0].field);
+	assert_string_equal(mdc_schema_last_field(), res.found[0].field);
+	assert_non_null(strstr(ctx.msg, "PREEMPTIBLE"));
+	assert_non_null(strstr(ctx.msg, "; invalid model_development_cluster.node_pools[0].boot_disk"));
+	assert_non_null(strstr(ctx.msg, "; model_development_cluster.network is required"));
+	/* an unknown name as well: the front end's refusal alone */
+	json_object_object_add(o, "colour", json_object_new_string("red"));
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_schema_check_ex(o, NULL, MDC_SCHEMA_CREATE, &res, &ctx), MDC_ERR_INVAL);
+	assert_true(res.transcoding);
+	assert_int_equal(res.nfound, 0);
+	assert_non_null(strstr(ctx.msg, "Unknown name \"colour\""));
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_accepts_published),
 		cmocka_unit_test(test_refuses),
 		cmocka_unit_test(test_required),
+		cmocka_unit_test(test_several),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

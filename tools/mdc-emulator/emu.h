@@ -76,6 +76,11 @@ int emu_reply_transcoding(struct emu_response *out, const char *field, const cha
  * (FIELD: a body path in snake_case, or a request parameter). */
 int emu_reply_found_errors(struct emu_response *out, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* ... every finding of a schema check (mdc_schema_result.found) in one
+ * such answer, numbered, with one field violation each. */
+struct mdc_schema_result;
+int emu_reply_schema_found(struct emu_response *out, const struct mdc_schema_result *res,
+			   const struct mdc_ctx *ctx);
 /* Map an mdc_ctx error (rules violations: emu_reply_found_errors) onto a
  * Google error answer. */
 int emu_reply_ctx(struct emu_response *out, const struct mdc_ctx *ctx);

@@ -8,8 +8,10 @@
 #include <string.h>
 #include "emu_int.h"
 #include "mdc_buf.h"
+#include "mdc_hash.h"
 #include "mdc_json.h"
 #include "mdc_schema.h"
+#include "sc_render.h"
 #include "mdc_str.h"
 
 #define EMU_API "type.googleapis.com/google.cloud.aiplatform.v1beta1."
@@ -75,7 +77,9 @@ void emu_cluster_keep_texts(json_object *cluster)
 }
 
 /* The published resource reports its state in clusterStatus (state,
- * detail, nodesStatus: one entry per node, with its pool and create time),
+ * detail, nodesStatus: one entry per node with the published fields:
+ * instance name and id, pool and its type, state and detail, create and
+ * last update times, physical host),
  * not at the top level (magic-modules ModelDevelopmentCluster.yaml).  The
  * top-level "state" stays for the emulator's own bookkeeping and older
  * clients.  A node keeps its create time unless its pool is in RECREATED;
@@ -87,6 +91,39 @@ static const char *const emu_state_detail[][2] = {
 	{ "STOPPING", "the cluster is being deleted" },
 	{ "ERROR", "the cluster failed" },
 };
+
+/* nodeState -> the node's detail */
+static const char *const emu_node_detail[][2] = {
+	{ "PREPARING", "the node's VM is being created and set up" },
+	{ "RUNNING", "the node is running" },
+	{ "ERROR", "the node's VM could not be created" },
+};
+
+/* The node's VM as the service reports it: a Compute Engine instance id
+ * (a decimal uint64, new with each VM: from the name and the VM's create
+ * time) and the physical host it landed on (synthetic, stable per VM). */
+static void emu_node_vm(json_object *node, const char *inst, const char *born, const char *zone)
+{
+	char key[400], buf[64];
+	uint64_t h;
+	json_object *ph = json_object_new_object();
+
+	snprintf(key, sizeof(key), "%s@%s", inst, born);
+	h = mdc_hash_str(key, MDC_HASH_EXACT);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long) (h >> 1));
+	json_object_object_add(node, "instance_id", json_object_new_string(buf));
+	if (!ph)
+		return;
+	snprintf(buf, sizeof(buf), "emu-%s", *zone ? zone : "cluster");
+	json_object_object_add(ph, "cluster_name", json_object_new_string(buf));
+	snprintf(buf, sizeof(buf), "block-%llu", (unsigned long long) (h % 8));
+	json_object_object_add(ph, "block_id", json_object_new_string(buf));
+	snprintf(buf, sizeof(buf), "subblock-%llu", (unsigned long long) ((h >> 8) % 4));
+	json_object_object_add(ph, "subblock_id", json_object_new_string(buf));
+	snprintf(buf, sizeof(buf), "host-%08llx", (unsigned long long) ((h >> 16) & 0xffffffffu));
+	json_object_object_add(ph, "host_id", json_object_new_string(buf));
+	json_object_object_add(node, "physical_host", ph);
+}
 
 static json_object *emu_old_node(const json_object *old_status, const char *instance)
 {
@@ -160,7 +197,14 @@ void emu_cluster_set_state(json_object *cl, const char *state, const struct mdc_
 			json_object_object_add(node, "node_pool_type", json_object_new_string(
 						       is_login ? "NODE_POOL_TYPE_LOGIN" : "NODE_POOL_TYPE_COMPUTE"));
 			json_object_object_add(node, "node_state", json_object_new_string(nstate));
+			for (size_t d = 0; d < sizeof(emu_node_detail) / sizeof(emu_node_detail[0]); d++)
+				if (!strcmp(emu_node_detail[d][0], nstate))
+					json_object_object_add(node, "detail",
+							       json_object_new_string(emu_node_detail[d][1]));
 			json_object_object_add(node, "create_time", json_object_new_string(born ? born : now));
+			/* the state (and detail) changed now */
+			json_object_object_add(node, "last_update_time", json_object_new_string(now));
+			emu_node_vm(node, inst, born ? born : now, mdc_json_get_str(p, "zone", ""));
 			json_object_array_add(nodes, node);
 		}
 	}
@@ -324,6 +368,21 @@ static json_object *emu_create_fault(const struct emu *e, const json_object *cl)
 	return NULL;
 }
 
+/* A setting the cluster's Slurm release (--slurm-release) does not know
+ * would give a slurm.conf its slurmctld does not start with: refused as
+ * the service's validation, naming the release.  1 when refused. */
+static int emu_release_refuses(struct emu *e, const json_object *cl, struct emu_response *out)
+{
+	struct mdc_ctx ctx;
+	char field[256];
+
+	mdc_ctx_clear(&ctx);
+	if (!sc_render_check_release(cl, e->slurm_release, field, sizeof(field), &ctx))
+		return 0;
+	emu_reply_found_errors(out, field, "%s", ctx.msg);
+	return 1;
+}
+
 static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *parent,
 			      struct emu_response *out)
 {
@@ -354,11 +413,15 @@ static int emu_cluster_create(struct emu *e, struct emu_request *r, const char *
 		/* the published resource's required fields */
 		if (mdc_schema_check_ex(r->body, NULL, MDC_SCHEMA_OUTPUT_IGNORED | MDC_SCHEMA_CREATE,
 					&res, &ctx))
-			return emu_reply_found_errors(out, res.field, "%s", ctx.msg);
+			return emu_reply_schema_found(out, &res, &ctx);
 	}
 	emu_images(e, &im);
 	if (mdc_rules_check_create(id, r->body, &im, &cl, &ctx))
 		return emu_reply_ctx(out, &ctx);
+	if (emu_release_refuses(e, cl, out)) {
+		json_object_put(cl);
+		return 0;
+	}
 	emu_now_rfc3339(now, sizeof(now));
 	{
 		/* "name" first, as the service prints it */
@@ -611,6 +674,8 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 	}
 	if (emu_immutable_changed(cl, res.cluster, out))
 		goto out;
+	if (emu_release_refuses(e, res.cluster, out))
+		goto out;
 	{
 		struct mdc_schema_result sr;
 
@@ -619,7 +684,7 @@ static int emu_cluster_patch(struct emu *e, struct emu_request *r, const char *p
 		 * cleared login pool) */
 		if (mdc_schema_check_ex(res.cluster, NULL, MDC_SCHEMA_OUTPUT_IGNORED |
 					MDC_SCHEMA_INTERNAL_IGNORED | MDC_SCHEMA_CREATE, &sr, &ctx)) {
-			emu_reply_found_errors(out, sr.field, "%s", ctx.msg);
+			emu_reply_schema_found(out, &sr, &ctx);
 			goto out;
 		}
 	}
@@ -750,11 +815,14 @@ int emu_cluster_route(struct emu *e, struct emu_request *r, struct emu_response 
 		struct mdc_schema_result res;
 		struct mdc_ctx ctx;
 
-		/* the service ignores output-only fields in a request */
+		/* the service ignores output-only fields in a request; a
+		 * create's missing required fields are listed with its bad
+		 * values, in one answer */
 		mdc_ctx_clear(&ctx);
-		if (mdc_schema_check_ex(r->raw_body, NULL, MDC_SCHEMA_OUTPUT_IGNORED, &res, &ctx))
+		if (mdc_schema_check_ex(r->raw_body, NULL, MDC_SCHEMA_OUTPUT_IGNORED |
+					(id ? 0 : MDC_SCHEMA_CREATE), &res, &ctx))
 			return res.transcoding ? emu_reply_transcoding(out, res.field, "%s", ctx.msg)
-					       : emu_reply_found_errors(out, res.field, "%s", ctx.msg);
+					       : emu_reply_schema_found(out, &res, &ctx);
 		/* every name a field's own snake_case: normalising would copy
 		 * the body unchanged */
 		if (!res.camel && !r->body)

@@ -110,6 +110,7 @@ struct emu {
 	unsigned long long rng;
 
 	const char *slurm_conf, *slurm_base, *reload_cmd, *restart_cmd;
+	int slurm_release;	/* sc_release.h index: the Slurm the cluster runs */
 	double sync_delay;
 	char *tls_cert, *tls_key;	/* PEM: serve https (off-loopback labs) */
 	bool sync_pending, sync_restart;

@@ -16,6 +16,7 @@
 #include "mdc_json.h"
 #include "mdc_log.h"
 #include "mdc_str.h"
+#include "sc_release.h"
 
 #define EMU_DEFAULT_IMAGE "mdc-image-2026-10"
 
@@ -55,6 +56,9 @@ static void emu_usage(FILE *f)
 		"  --slurm-conf PATH      regenerate this slurm.conf after each change\n"
 		"                         (needs --token-file: the spec then runs as root)\n"
 		"  --slurm-base FILE      the service-managed part of slurm.conf\n"
+		"  --slurm-release REL    the Slurm release the cluster runs (22.05, 24.11,\n"
+		"                         26.05; default the build's): slurm.conf is written\n"
+		"                         for it and settings it does not know are refused\n"
 		"  --reload-cmd CMD       run after regeneration (e.g. scontrol reconfigure)\n"
 		"  --restart-cmd CMD      run instead when the Slurm node set changed\n"
 		"  --sync-delay S         wait S seconds before running them (default 0)\n"
@@ -227,7 +231,7 @@ out:
 enum {
 	OPT_LISTEN = 256, OPT_STATE, OPT_LOG, OPT_LRO, OPT_TOKEN, OPT_TOKEN_FILE, OPT_RO_TOKEN, OPT_FAULT,
 	OPT_SEED, OPT_IMAGE, OPT_CONF, OPT_BASE, OPT_RELOAD, OPT_RESTART, OPT_SYNC, OPT_TLS_CERT,
-	OPT_TLS_KEY, OPT_SLURMREST,
+	OPT_TLS_KEY, OPT_SLURMREST, OPT_RELEASE,
 };
 
 static const struct option emu_opts[] = {
@@ -243,6 +247,7 @@ static const struct option emu_opts[] = {
 	{ "image", required_argument, NULL, OPT_IMAGE },
 	{ "slurm-conf", required_argument, NULL, OPT_CONF },
 	{ "slurm-base", required_argument, NULL, OPT_BASE },
+	{ "slurm-release", required_argument, NULL, OPT_RELEASE },
 	{ "reload-cmd", required_argument, NULL, OPT_RELOAD },
 	{ "restart-cmd", required_argument, NULL, OPT_RESTART },
 	{ "sync-delay", required_argument, NULL, OPT_SYNC },
@@ -276,6 +281,7 @@ int main(int argc, char **argv)
 	e.lro_seconds = 0.5;
 	e.rng = 1;
 	e.journal_fd = -1;
+	e.slurm_release = sc_rel_build();
 	if (!e.store || !e.images) {
 		mdc_error("out of memory");
 		return 1;
@@ -319,6 +325,13 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CONF: e.slurm_conf = optarg; break;
 		case OPT_BASE: e.slurm_base = optarg; break;
+		case OPT_RELEASE:
+			if ((e.slurm_release = sc_rel_parse(optarg)) < 0) {
+				mdc_error("invalid --slurm-release '%s': expected %s, %s or %s", optarg,
+					  sc_rel_name(0), sc_rel_name(1), sc_rel_name(2));
+				goto out;
+			}
+			break;
 		case OPT_RELOAD: e.reload_cmd = optarg; break;
 		case OPT_RESTART: e.restart_cmd = optarg; break;
 		case OPT_SYNC:
@@ -349,6 +362,8 @@ int main(int argc, char **argv)
 		default: emu_usage(stderr); goto out;
 		}
 	}
+	/* the rules and value checks judge against the cluster's release too */
+	sc_rel_set_target(e.slurm_release, SC_REL_FROM_CONF);
 	if (optind < argc) {
 		mdc_error("unexpected argument '%s'", argv[optind]);
 		goto out;

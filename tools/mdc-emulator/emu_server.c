@@ -17,6 +17,7 @@
 #include "mdc_buf.h"
 #include "mdc_json.h"
 #include "mdc_log.h"
+#include "mdc_schema.h"
 #include "mdc_str.h"
 
 #define EMU_MAX_BODY (8u << 20)
@@ -224,6 +225,38 @@ int emu_reply_found_errors(struct emu_response *out, const char *field, const ch
 	/* the service's validation lists its findings, tab-separated */
 	return emu_reply_status_detail(out, "INVALID_ARGUMENT", emu_bad_request_detail(full, msg),
 				       "List of found errors:\t1.Field: %s; Message: %s\t", full, msg);
+}
+
+int emu_reply_schema_found(struct emu_response *out, const struct mdc_schema_result *res,
+			   const struct mdc_ctx *ctx)
+{
+	size_t kept = res->nfound < MDC_SCHEMA_MAX_FOUND ? res->nfound : MDC_SCHEMA_MAX_FOUND;
+	struct mdc_buf msg = MDC_BUF_INIT;
+	json_object *d, *fvs;
+	int rc;
+
+	if (!kept)
+		return emu_reply_found_errors(out, res->field, "%s", ctx->msg);
+	d = json_object_new_object();
+	fvs = json_object_new_array();
+	json_object_object_add(d, "@type",
+			       json_object_new_string("type.googleapis.com/google.rpc.BadRequest"));
+	mdc_buf_adds(&msg, "List of found errors:\t");
+	/* one numbered finding and one field violation each */
+	for (size_t i = 0; i < kept; i++) {
+		json_object *fv = json_object_new_object();
+		char full[512];
+
+		emu_full_field(res->found[i].field, full, sizeof(full));
+		mdc_buf_addf(&msg, "%zu.Field: %s; Message: %s\t", i + 1, full, res->found[i].msg);
+		json_object_object_add(fv, "field", json_object_new_string(full));
+		json_object_object_add(fv, "description", json_object_new_string(res->found[i].msg));
+		json_object_array_add(fvs, fv);
+	}
+	json_object_object_add(d, "field_violations", fvs);
+	rc = emu_reply_status_detail(out, "INVALID_ARGUMENT", d, "%s", mdc_buf_str(&msg));
+	mdc_buf_free(&msg);
+	return rc;
 }
 
 /* Rule violations carry the field they name (mdc_rules_last_field) into a

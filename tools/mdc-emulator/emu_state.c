@@ -1245,7 +1245,8 @@ void emu_sync_schedule(struct emu *e, const json_object *cluster, bool restart)
 	mdc_ctx_clear(&ctx);
 	if (e->slurm_base && mdc_read_file(e->slurm_base, &base, NULL, &ctx))
 		goto out;
-	if (sc_render(cluster, base, e->slurm_base ? e->slurm_base : "(no base)", &conf, &ctx))
+	if (sc_render_rel(cluster, base, e->slurm_base ? e->slurm_base : "(no base)",
+			  e->slurm_release, &conf, &ctx))
 		goto out;
 	/* no file yet, or other node lines: reconfigure is not enough */
 	mdc_ctx_clear(&octx);

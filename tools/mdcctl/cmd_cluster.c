@@ -90,6 +90,38 @@ static void cluster_pool_nodes(struct mdc_buf *b, const json_object *nodes, cons
 	free(st);
 }
 
+/* One line per node of POOL in clusterStatus.nodesStatus, with the
+ * published node fields that are set (instance id, physical host, times,
+ * detail). */
+static void cluster_pool_node_lines(const json_object *nodes, const char *pool)
+{
+	size_t n = json_object_is_type(nodes, json_type_array) ? json_object_array_length(nodes) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(nodes, i);
+		json_object *ph = mdc_json_get_obj(e, "physical_host");
+		const char *v;
+
+		if (!mdc_streq(mdc_json_get_str(e, "node_pool_id", NULL), pool))
+			continue;
+		printf("  node %s: %s", mdc_json_get_str(e, "instance_name", "?"),
+		       mdc_json_get_str(e, "node_state", "?"));
+		if ((v = mdc_json_get_str(e, "detail", NULL)) && *v)
+			printf(" (%s)", v);
+		if ((v = mdc_json_get_str(e, "instance_id", NULL)))
+			printf(", instance %s", v);
+		if (ph)
+			printf(", host %s/%s/%s/%s", mdc_json_get_str(ph, "cluster_name", "-"),
+			       mdc_json_get_str(ph, "block_id", "-"), mdc_json_get_str(ph, "subblock_id", "-"),
+			       mdc_json_get_str(ph, "host_id", "-"));
+		if ((v = mdc_json_get_str(e, "create_time", NULL)))
+			printf(", created %s", v);
+		if ((v = mdc_json_get_str(e, "last_update_time", NULL)))
+			printf(", updated %s", v);
+		printf("\n");
+	}
+}
+
 /* The text form of describe: what an admin looks at first. */
 static void cluster_print_text(const json_object *cl)
 {
@@ -128,6 +160,8 @@ static void cluster_print_text(const json_object *cl)
 		cluster_pool_nodes(&b, mdc_json_get_arr(status, "nodes_status"), mdc_json_get_str(p, "id", ""));
 		if (b.len)
 			printf("  nodes: %s\n", mdc_buf_str(&b));
+		cluster_pool_node_lines(mdc_json_get_arr(status, "nodes_status"),
+					mdc_json_get_str(p, "id", ""));
 	}
 	for (size_t i = 0; parts && i < json_object_array_length(parts); i++) {
 		json_object *p = json_object_array_get_idx(parts, i);
