@@ -9,13 +9,15 @@
 # no slurmctld: scontrol refuses an unknown key ("Update of this parameter
 # is not supported") before it contacts slurmctld.  mdc-scontrol runs with
 # that scontrol as its real one (MDC_SCONTROL), so the live --version picks
-# the table.  A release whose root is not built is skipped (counted).
+# the table.  The same for the update command's entities (SuspendExcNodes=
+# and the like, 24.11 on).  A release whose root is not built is skipped
+# (counted).
 . "$top_srcdir/tests/lib/tap.sh"
 
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
 command -v scontrol >/dev/null || skip_all "scontrol is not installed (scripts/install-deps)"
 RELS=(22.05 24.11 26.05)
-plan $((2 + 3 + ${#RELS[@]} * 2))
+plan $((2 + 3 + ${#RELS[@]} * 3))
 
 D=$TEST_DIR
 MS=$top_builddir/mdc-scontrol
@@ -91,7 +93,17 @@ takes() {
 	[[ $out == *"unknown key"* ]] && ms=no
 	[ "$sc" = "$ms" ] || echo "$w(scontrol:$sc,ours:$ms)"
 }
-export -f takes
+# entity REL WORD: the same for the update command's entities (24.11's
+# scontrol updates SuspendExcNodes= live; 22.05's has no such entity)
+entity() {
+	local rel=$1 w=$2 sc=entity ms=none out
+	out=$("$D/scontrol-$rel" update "$w" 2>&1)
+	[[ $out == *"No valid entity"* ]] && sc=none
+	out=$(MDC_SCONTROL=$D/scontrol-$rel "$MS" -Q update "$w" 2>&1)
+	[[ $out == *"on the live slurmctld only"* ]] && ms=entity
+	[ "$sc" = "$ms" ] || echo "$w(scontrol:$sc,ours:$ms)"
+}
+export -f takes entity
 export D MS
 # words some release takes and another refuses, or reads as another key
 PART_WORDS=(Po Pow PowerDownOnIdle ExclusiveT ExclusiveTopo Exclusive Exclusiv Ex E
@@ -103,6 +115,7 @@ for r in "${RELS[@]}"; do
 	if ! root_ready "$r"; then
 		skip "Slurm $r: partition keys as its scontrol takes them" "no $r root (scripts/release-root ensure $r)"
 		skip "Slurm $r: node keys as its scontrol takes them" "no $r root"
+		skip "Slurm $r: update entities as its scontrol takes them" "no $r root"
 		continue
 	fi
 	wrapper "$r" >/dev/null
@@ -112,4 +125,8 @@ for r in "${RELS[@]}"; do
 	bad=$(printf '%s\n' "${NODE_WORDS[@]}" |
 		xargs -P 4 -I{} bash -c "takes $r NodeName=cpu-0 {}" | sort | tr '\n' ' ')
 	is "$bad" "" "Slurm $r: mdc-scontrol takes exactly the node keys its scontrol takes"
+	bad=$(printf '%s\n' SuspendExcNodes=x SuspendExcP=p SuspendExcStates+=DOWN SuspendExc=x \
+		SuspendExcNodes-=x |
+		xargs -P 4 -I{} bash -c "entity $r {}" | sort | tr '\n' ' ')
+	is "$bad" "" "Slurm $r: mdc-scontrol reads the update entities as its scontrol does"
 done

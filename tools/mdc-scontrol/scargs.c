@@ -135,12 +135,18 @@ static const struct scx_word show_chain[] = {
 
 /* The entities of update/create/delete (scontrol.c _update_it, _create_it,
  * _delete_it). */
-enum { E_NONE, E_NODE, E_PART, E_JOB, E_STEP, E_FRONTEND, E_RES, E_DEBUG };
-static const struct scx_word update_entities[] = {
-	{ "NodeName", 3, false, E_NODE }, { "PartitionName", 3, false, E_PART },
-	{ "JobId", 3, false, E_JOB }, { "JobNAME", 3, false, E_JOB },
-	{ "StepId", 4, false, E_STEP }, { "FrontendName", 2, false, E_FRONTEND },
-	{ "ReservationName", 3, false, E_RES }, { "SlurmctldDebug", 2, false, E_DEBUG },
+enum { E_NONE, E_NODE, E_PART, E_JOB, E_STEP, E_FRONTEND, E_RES, E_DEBUG, E_SUSPEND };
+/* What each entity word of _update_it() means; the words a release takes,
+ * their abbreviations and order are its own (scx_rel_update). */
+static const struct {
+	const char *word;
+	int what;
+} update_entities[] = {
+	{ "NodeName", E_NODE }, { "PartitionName", E_PART }, { "JobId", E_JOB },
+	{ "JobNAME", E_JOB }, { "StepId", E_STEP }, { "FrontendName", E_FRONTEND },
+	{ "ReservationName", E_RES }, { "SlurmctldDebug", E_DEBUG },
+	{ "SuspendExcNodes", E_SUSPEND }, { "SuspendExcParts", E_SUSPEND },
+	{ "SuspendExcStates", E_SUSPEND },
 };
 static const struct scx_word cd_entities[] = {
 	{ "NodeName", 3, false, E_NODE }, { "PartitionName", 3, false, E_PART },
@@ -517,26 +523,71 @@ static int read_pairs(int argc, char **argv, int ch, struct rel_ask *ask, unsign
 	return 0;
 }
 
-/* Which entity an update/create names, as scontrol decides (see above). */
-static int update_entity(int argc, char **argv)
+/* The word of release REL's update command that names WORD[0..LEN)'s
+ * entity, or NULL (a trailing + or - is no part of the tag where that
+ * release reads Key+=V). */
+static const char *update_word(int rel, const char *word, size_t len, bool has_eq)
 {
-	bool seen[E_DEBUG + 1] = { false };
-	static const int order[] = { E_JOB, E_STEP, E_RES, E_NODE, E_FRONTEND, E_PART, E_DEBUG };
+	const struct scx_rel_chain *c = &scx_rel_update[rel];
 
+	if (has_eq && len && scx_rel_update_modes[rel] && (word[len - 1] == '+' || word[len - 1] == '-'))
+		len--;
+	for (size_t i = 0; i < c->n; i++)
+		if (rel_word_match(&c->w[i], word, len))
+			return c->w[i].word;
+	return NULL;
+}
+
+/* Which entity an update names, as the target release's scontrol decides
+ * (asked only when the releases read a word differently).  *AT: the
+ * index of the word that names it. */
+static int update_entity(int argc, char **argv, struct rel_ask *ask, int *at)
+{
+	int seen[E_SUSPEND + 1];
+	static const int order[] = { E_JOB, E_STEP, E_RES, E_NODE, E_FRONTEND, E_PART, E_DEBUG,
+				     E_SUSPEND };
+
+	for (size_t e = 0; e <= E_SUSPEND; e++)
+		seen[e] = -1;
 	for (int i = 0; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
 		size_t len = eq ? (size_t) (eq - argv[i]) : strlen(argv[i]);
-		const struct scx_word *w = CHAIN_FIND(update_entities, argv[i], len);
+		const char *w = update_word(0, argv[i], len, eq);
 
-		if (w)
-			seen[w->what] = true;
+		for (int r = 1; r < SC_NREL; r++) {
+			const char *o = update_word(r, argv[i], len, eq);
+
+			if (!o != !w || (o && strcmp(o, w))) {
+				w = update_word(rel_get(ask), argv[i], len, eq);
+				break;
+			}
+		}
+		for (size_t e = 0; w && e < sizeof(update_entities) / sizeof(update_entities[0]); e++)
+			if (!strcmp(update_entities[e].word, w) && seen[update_entities[e].what] < 0)
+				seen[update_entities[e].what] = i;
 		if (!eq)
 			i++;	/* "Key Value": scontrol skips the value */
 	}
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (seen[order[i]])
+		if (seen[order[i]] >= 0) {
+			*at = seen[order[i]];
 			return order[i];
+		}
 	return E_NONE;
+}
+
+/* update SuspendExcNodes=... (24.11 on): that release's scontrol changes
+ * the live slurmctld only, which the next regeneration undoes. */
+static int suspend_exc(const char *arg, int rel, struct mdc_ctx *ctx)
+{
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t) (eq - arg) : strlen(arg);
+	const char *w = update_word(rel, arg, len, eq);
+
+	return mdc_fail(ctx, MDC_ERR_REFUSED,
+			"update %s: scontrol %s changes %s on the live slurmctld only, which the next "
+			"regeneration of slurm.conf undoes: set it with 'mdcctl config set %s=VALUE' "
+			"(nothing was sent)", arg, sc_rel_name(rel), w ? w : arg, w ? w : arg);
 }
 
 static int create_entity(int argc, char **argv)
@@ -694,7 +745,7 @@ int scx_parse(int argc, char **argv, int (*release)(void), struct scx_cmd *cmd,
 {
 	const struct scx_word *top;
 	struct rel_ask ask = { release, -1 };
-	int rc = 0;
+	int rc = 0, at = 0;
 
 	memset(cmd, 0, sizeof(*cmd));
 	if (argc < 1 || !(top = CHAIN_FIND(top_chain, argv[0], strlen(argv[0]))))
@@ -703,7 +754,7 @@ int scx_parse(int argc, char **argv, int (*release)(void), struct scx_cmd *cmd,
 	argv++;
 	switch (top->what) {
 	case T_UPDATE:
-		switch (update_entity(argc, argv)) {
+		switch (update_entity(argc, argv, &ask, &at)) {
 		case E_PART:
 			rc = parse_part(argc, argv, false, &ask, cmd, ctx);
 			break;
@@ -712,6 +763,9 @@ int scx_parse(int argc, char **argv, int (*release)(void), struct scx_cmd *cmd,
 			break;
 		case E_NONE:
 			rc = cluster_key(argc, argv, ctx);
+			break;
+		case E_SUSPEND:
+			rc = suspend_exc(argv[at], rel_get(&ask), ctx);
 			break;
 		default:
 			break;	/* jobs, steps, reservations...: the real scontrol */

@@ -1,6 +1,7 @@
 /* scargs_release.h - the keyword chains of each release's scontrol, read
  * from its source by scripts/gen-slurm-tables --scontrol into the
- * generated scargs_release_tab.c.  scargs.c gives the words their meaning;
+ * generated scargs_release_tab.c (update_part.c, update_node.c and the
+ * update command's entities in scontrol.c).  scargs.c gives the words their meaning;
  * which words a release takes, how short they may be and in which order
  * they are tried is only here.  (owner: scontrol)
  */
@@ -27,9 +28,13 @@ struct scx_rel_chain {
 	size_t n;
 };
 
-/* Indexed by release (sc_release.h): scontrol_parse_part_options() and
- * scontrol_update_node(). */
+/* Indexed by release (sc_release.h): scontrol_parse_part_options(),
+ * scontrol_update_node() and the entities of _update_it(). */
 extern const struct scx_rel_chain scx_rel_part[SC_NREL];
 extern const struct scx_rel_chain scx_rel_node[SC_NREL];
+extern const struct scx_rel_chain scx_rel_update[SC_NREL];
+/* 1: the update command reads Key+=V and Key-=V (its tag ends before the
+ * sign), 0: the sign is part of the tag. */
+extern const unsigned char scx_rel_update_modes[SC_NREL];
 
 #endif

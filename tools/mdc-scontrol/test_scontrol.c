@@ -167,6 +167,22 @@ static void test_parse_release_keys(void **state)
 	assert_int_equal(cmd.verb, SCX_PASS);
 	assert_non_null(cmd.note);
 	scx_cmd_free(&cmd);
+	/* update SuspendExcNodes=: no entity to 22.05's scontrol (a slurm.conf
+	 * key it cannot update), a live-only change to 24.11's */
+	test_rel = r22;
+	assert_int_equal(parse("update SuspendExcNodes=n1", &cmd, &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "SuspendExcNodes is a cluster-wide slurm.conf setting, which scontrol cannot update"));
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	test_rel = r24;
+	assert_int_equal(parse("update SuspendExcNodes+=n1", &cmd, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "update SuspendExcNodes+=n1: scontrol 24.11 changes SuspendExcNodes on the live slurmctld only, which the next regeneration of slurm.conf undoes: set it with 'mdcctl config set SuspendExcNodes=VALUE' (nothing was sent)");
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(parse("update SuspendExcPart=p", &cmd, &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "scontrol 24.11 changes SuspendExcParts"));
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
 	/* what all three take is read alike */
 	for (int r = 0; r < SC_NREL; r++) {
 		test_rel = r;
