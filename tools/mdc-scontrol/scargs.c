@@ -305,7 +305,7 @@ static int rel_get(struct rel_ask *a)
 static bool key_alike(int ch, const char *word, size_t len, struct scx_key *out, bool *found)
 {
 	for (int r = 0; r < SC_NREL; r++) {
-		struct scx_key k;
+		struct scx_key k = { NULL, NULL, K_NAME };
 		bool f = key_find(ch, r, word, len, &k);
 
 		if (!r) {
