@@ -4,16 +4,27 @@
 # stops on at start (TRESBillingWeights it cannot parse) is refused with
 # slurmctld's fatal line from its sandboxed start-up; nothing is sent to
 # the emulator, the live partition is unchanged and the lab's slurmctld
-# keeps its pid.  A good value of the same key goes through.  (owner: verdict)
+# keeps its pid.  A good value of the same key goes through.  The verdict
+# is the lab's release's: run again whole, once per release of
+# MDC_RELEASES but 22.05 (default 24.11), with MDC_LAB_RELEASE set (a lab,
+# mdcctl, mdc-scontrol and slurmctld sandbox of that release, in its root:
+# tests/lib/lab.sh), one line each.  (owner: verdict)
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 
 [ -x "$top_builddir/mdc-scontrol" ] || skip_all "mdc-scontrol is not built"
 command -v slurmctld >/dev/null || [ -x /usr/sbin/slurmctld ] || skip_all "no slurmctld"
+REL=${MDC_LAB_RELEASE:-22.05}
+AGAIN=()
+if [ "$REL" = 22.05 ] && [ "$(id -u)" = 0 ]; then
+	for r in ${MDC_RELEASES:-22.05 24.11}; do
+		[ "$r" = 22.05 ] || AGAIN+=("$r")
+	done
+fi
 lab_mdc_env
 export MDC_LOCK_DIR=$TEST_DIR
 unset MDC_ACCESS_TOKEN VISUAL
-plan 10
+plan $((11 + ${#AGAIN[@]}))
 
 npatch() { grep -c '"method":"PATCH"' "$log"; }
 pval() { scontrol show partition "$1" --oneliner | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
@@ -27,6 +38,7 @@ cp "$SLURM_CONF" "$TEST_DIR/tres.conf"
 sed -i 's/^\(PartitionName=debug .*\)$/\1 TRESBillingWeights=bogus=1/' "$TEST_DIR/tres.conf"
 out=$(MDC_SLURMCTLD= "$MDCCTL" conf check "$TEST_DIR/tres.conf" 2>&1); rc=$?
 is "$rc" "$EXIT_OK" "without slurmctld's start-up, the client parser accepts TRESBillingWeights=bogus=1"
+like "$out" "^judged against Slurm $REL " "... judged against the lab's release, Slurm $REL"
 
 before=$(npatch)
 out=$("$MS" update PartitionName=debug TRESBillingWeights=bogus=1 2>&1 </dev/null); rc=$?
@@ -43,3 +55,16 @@ out=$("$MS" update PartitionName=debug TRESBillingWeights=CPU=2.0 2>&1 </dev/nul
 is "$rc" "$EXIT_OK" "TRESBillingWeights=CPU=2.0 is accepted" || diag "$out"
 lab_wait_sync "$n" >/dev/null 2>&1
 is "$(pval debug TRESBillingWeights)" "CPU=2.0" "... and reaches the live partition"
+
+# the same on each other release (its own lab: released by its own test)
+for r in "${AGAIN[@]}"; do
+	out=$(MDC_LAB_RELEASE=$r timeout 900 bash "$top_srcdir/tests/sh/sc_verdict_ctld.t" 2>&1); rc=$?
+	n_ok=$(grep -c '^ok ' <<<"$out")
+	n_bad=$(grep -c '^not ok ' <<<"$out")
+	if [ "$rc" = 0 ] && [ "$n_bad" = 0 ] && [ "$n_ok" = 11 ]; then
+		pass "Slurm $r: the same, against its lab and its slurmctld's start-up ($n_ok checks)"
+	else
+		fail "Slurm $r: the same, against its lab and its slurmctld's start-up (exit $rc, $n_ok ok, $n_bad not ok)" \
+			"$(grep -A4 '^not ok \|^Bail out' <<<"$out" | head -40)"
+	fi
+done

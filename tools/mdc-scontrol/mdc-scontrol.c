@@ -23,6 +23,7 @@
 #include "mdc_slurmcheck.h"
 #include "mdc_update.h"
 #include "mdc_value.h"
+#include "sc_release.h"
 #include "mdc_updopt.h"
 #include "scargs.h"
 #include "scintent.h"
@@ -734,6 +735,20 @@ out:
  * that abbreviations (--one, --det) and permutations mean the same;
  * --force and the update options (mdc_updopt.h) are ours. */
 enum { OPT_FEDR = 0x100, OPT_HIDE, OPT_LOCAL, OPT_SIBLING, OPT_FORCE };
+/* The release whose scontrol syntax the keys of an update are read in:
+ * the same choice as every check's (sc_release_live.h: the live scontrol
+ * --version, else mdc.conf's SlurmRelease, else the build's).  A settings
+ * error is reported by the command itself when it loads them again. */
+static int target_release(void)
+{
+	struct mdc_settings s = { 0 };
+	struct mdc_ctx ctx = { 0 };
+
+	(void) mdc_settings_load(&s, &ctx);
+	mdc_settings_free(&s);
+	return sc_rel_target();
+}
+
 static const struct option sc_long[] = {
 	{ "all", no_argument, NULL, 'a' }, { "cluster", required_argument, NULL, 'M' },
 	{ "clusters", required_argument, NULL, 'M' }, { "details", no_argument, NULL, 'd' },
@@ -812,7 +827,7 @@ int main(int argc, char **argv)
 		free(orig);
 		return mdc_exit_code(MDC_ERR_USAGE);
 	}
-	if ((rc = scx_parse(argc - optind, argv + optind, &cmd, &ctx))) {
+	if ((rc = scx_parse(argc - optind, argv + optind, target_release, &cmd, &ctx))) {
 		free(orig);
 		return fail(&ctx);
 	}

@@ -1,10 +1,13 @@
 /* scargs.c - classify scontrol command words (see scargs.h).  Pure: no
  * I/O, so it is unit-tested alone (test_scontrol.c).
  *
- * Every table below is a copy, in order, of an if-chain of scontrol 22.05:
  * scontrol tries its keywords one after the other and the first match
  * wins, so "d" is "details" and "del" is "delete", "D=" is DisableRootJobs
- * and "MaxT=" is MaxTime.  Keep the order when editing. */
+ * and "MaxT=" is MaxTime.  The command and entity chains below are copies,
+ * in order, of scontrol 22.05's (keep the order when editing); the key
+ * chains of partition and node updates are each release's own, generated
+ * from its source (scargs_release_tab.c), and read as the target
+ * release's. */
 #define _GNU_SOURCE	/* asprintf */
 #include "config.h"
 #include <stdio.h>
@@ -13,6 +16,7 @@
 #include <strings.h>
 #include "sc_options.h"
 #include "scargs.h"
+#include "scargs_release.h"
 
 static const char *const verb_names[] = {
 	[SCX_PASS] = "pass-through",
@@ -131,12 +135,18 @@ static const struct scx_word show_chain[] = {
 
 /* The entities of update/create/delete (scontrol.c _update_it, _create_it,
  * _delete_it). */
-enum { E_NONE, E_NODE, E_PART, E_JOB, E_STEP, E_FRONTEND, E_RES, E_DEBUG };
-static const struct scx_word update_entities[] = {
-	{ "NodeName", 3, false, E_NODE }, { "PartitionName", 3, false, E_PART },
-	{ "JobId", 3, false, E_JOB }, { "JobNAME", 3, false, E_JOB },
-	{ "StepId", 4, false, E_STEP }, { "FrontendName", 2, false, E_FRONTEND },
-	{ "ReservationName", 3, false, E_RES }, { "SlurmctldDebug", 2, false, E_DEBUG },
+enum { E_NONE, E_NODE, E_PART, E_JOB, E_STEP, E_FRONTEND, E_RES, E_DEBUG, E_SUSPEND };
+/* What each entity word of _update_it() means; the words a release takes,
+ * their abbreviations and order are its own (scx_rel_update). */
+static const struct {
+	const char *word;
+	int what;
+} update_entities[] = {
+	{ "NodeName", E_NODE }, { "PartitionName", E_PART }, { "JobId", E_JOB },
+	{ "JobNAME", E_JOB }, { "StepId", E_STEP }, { "FrontendName", E_FRONTEND },
+	{ "ReservationName", E_RES }, { "SlurmctldDebug", E_DEBUG },
+	{ "SuspendExcNodes", E_SUSPEND }, { "SuspendExcParts", E_SUSPEND },
+	{ "SuspendExcStates", E_SUSPEND },
 };
 static const struct scx_word cd_entities[] = {
 	{ "NodeName", 3, false, E_NODE }, { "PartitionName", 3, false, E_PART },
@@ -157,81 +167,155 @@ enum scx_kind {
 	K_NOCONF,	/* no slurm.conf key to persist it in: refused (CANON says why) */
 };
 
+/* What a keyword of scontrol's partition or node update means to us.
+ * Which keywords a release takes, their shortest abbreviation and the
+ * order scontrol tries them in are that release's own, generated from its
+ * source (scargs_release_tab.c); a keyword missing here is one a newer
+ * release added that has no slurm.conf key we persist (see key_of). */
 struct scx_key {
-	const char *word;
-	unsigned char min;
+	const char *word;	/* scontrol's spelling, as in its source */
 	const char *canon;	/* slurm.conf spelling */
 	enum scx_kind kind;
 };
 
 /* update_part.c scontrol_parse_part_options() */
 static const struct scx_key part_keys[] = {
-	{ "PartitionName", 2, "PartitionName", K_NAME },
-	{ "MaxTime", 4, "MaxTime", K_SET },
-	{ "CpuBind", 7, "CpuBind", K_SET },
-	{ "DefaultTime", 8, "DefaultTime", K_SET },
-	{ "MaxCPUsPerNode", 4, "MaxCPUsPerNode", K_SET },
-	{ "MaxNodes", 4, "MaxNodes", K_SET },
-	{ "MinNodes", 2, "MinNodes", K_SET },
-	{ "Default", 7, "Default", K_BOOL },
-	{ "DisableRootJobs", 1, "DisableRootJobs", K_BOOL },
-	{ "ExclusiveUser", 1, "ExclusiveUser", K_BOOL },
-	{ "Hidden", 1, "Hidden", K_BOOL },
-	{ "LLN", 1, "LLN", K_BOOL },
-	{ "RootOnly", 3, "RootOnly", K_BOOL },
-	{ "ReqResv", 3, "ReqResv", K_BOOL },
-	{ "OverSubscribe", 5, "OverSubscribe", K_OVERSUB },
-	{ "Shared", 2, "OverSubscribe", K_OVERSUB },
-	{ "OverTimeLimit", 5, "OverTimeLimit", K_SET },
-	{ "PreemptMode", 3, "PreemptMode", K_SET },
-	{ "Priority", 3, "Priority", K_PRIORITY },
-	{ "PriorityJobFactor", 3, "PriorityJobFactor", K_SET },
-	{ "PriorityTier", 3, "PriorityTier", K_SET },
-	{ "State", 2, "State", K_STATE },
-	{ "Nodes", 1, "Nodes", K_SET },
-	{ "AllowGroups", 6, "AllowGroups", K_SET },
-	{ "AllowAccounts", 6, "AllowAccounts", K_SET },
-	{ "AllowQos", 6, "AllowQos", K_SET },
-	{ "DenyAccounts", 5, "DenyAccounts", K_SET },
-	{ "DenyQos", 5, "DenyQos", K_SET },
-	{ "AllocNodes", 6, "AllocNodes", K_SET },
-	{ "Alternate", 3, "Alternate", K_SET },
-	{ "GraceTime", 5, "GraceTime", K_SET },
-	{ "DefMemPerCPU", 10, "DefMemPerCPU", K_SET },
-	{ "DefMemPerNode", 10, "DefMemPerNode", K_SET },
-	{ "MaxMemPerCPU", 10, "MaxMemPerCPU", K_SET },
-	{ "MaxMemPerNode", 10, "MaxMemPerNode", K_SET },
-	{ "QoS", 3, "QOS", K_SET },
-	{ "JobDefaults", 4, "JobDefaults= has no slurm.conf key of that name: set DefCpuPerGPU= and DefMemPerGPU= (the defaults it holds) with mdcctl partition update", K_NOCONF },
-	{ "TresBillingWeights", 1, "TRESBillingWeights", K_SET },
+	{ "PartitionName", "PartitionName", K_NAME },
+	{ "MaxTime", "MaxTime", K_SET },
+	{ "CpuBind", "CpuBind", K_SET },
+	{ "DefaultTime", "DefaultTime", K_SET },
+	{ "MaxCPUsPerNode", "MaxCPUsPerNode", K_SET },
+	{ "MaxCPUsPerSocket", "MaxCPUsPerSocket", K_SET },	/* 24.11 */
+	{ "MaxNodes", "MaxNodes", K_SET },
+	{ "MinNodes", "MinNodes", K_SET },
+	{ "Default", "Default", K_BOOL },
+	{ "DisableRootJobs", "DisableRootJobs", K_BOOL },
+	{ "ExclusiveUser", "ExclusiveUser", K_BOOL },
+	{ "ExclusiveTopo", "ExclusiveTopo", K_BOOL },		/* 24.11 */
+	{ "Hidden", "Hidden", K_BOOL },
+	{ "LLN", "LLN", K_BOOL },
+	{ "RootOnly", "RootOnly", K_BOOL },
+	{ "ReqResv", "ReqResv", K_BOOL },
+	{ "OverSubscribe", "OverSubscribe", K_OVERSUB },
+	{ "Shared", "OverSubscribe", K_OVERSUB },
+	{ "OverTimeLimit", "OverTimeLimit", K_SET },
+	{ "PowerDownOnIdle", "PowerDownOnIdle", K_BOOL },	/* 24.11 */
+	{ "PreemptMode", "PreemptMode", K_SET },
+	{ "Priority", "Priority", K_PRIORITY },
+	{ "PriorityJobFactor", "PriorityJobFactor", K_SET },
+	{ "PriorityTier", "PriorityTier", K_SET },
+	{ "State", "State", K_STATE },
+	{ "Nodes", "Nodes", K_SET },
+	{ "AllowGroups", "AllowGroups", K_SET },
+	{ "AllowAccounts", "AllowAccounts", K_SET },
+	{ "AllowQos", "AllowQos", K_SET },
+	{ "DenyAccounts", "DenyAccounts", K_SET },
+	{ "DenyQos", "DenyQos", K_SET },
+	{ "AllocNodes", "AllocNodes", K_SET },
+	{ "Alternate", "Alternate", K_SET },
+	{ "GraceTime", "GraceTime", K_SET },
+	{ "DefMemPerCPU", "DefMemPerCPU", K_SET },
+	{ "DefMemPerNode", "DefMemPerNode", K_SET },
+	{ "MaxMemPerCPU", "MaxMemPerCPU", K_SET },
+	{ "MaxMemPerNode", "MaxMemPerNode", K_SET },
+	{ "QoS", "QOS", K_SET },
+	{ "JobDefaults", "JobDefaults= has no slurm.conf key of that name: set DefCpuPerGPU= and DefMemPerGPU= (the defaults it holds) with mdcctl partition update", K_NOCONF },
+	{ "TresBillingWeights", "TRESBillingWeights", K_SET },
 };
 
 /* update_node.c scontrol_update_node().  Weight, Features, Gres and
  * CpuBind are NodeName= settings the node_sets of a pool hold; the rest
- * is the node's runtime state. */
+ * (also any keyword a newer release adds) is the node's runtime state. */
 static const struct scx_key node_keys[] = {
-	{ "NodeAddr", 5, "NodeAddr", K_RUNTIME },
-	{ "NodeHostName", 5, "NodeHostName", K_RUNTIME },
-	{ "NodeName", 1, "NodeName", K_NAME },
-	{ "ActiveFeatures", 3, "ActiveFeatures", K_RUNTIME },
-	{ "CpuBind", 7, "CpuBind", K_SET },
-	{ "Extra", 1, "Extra", K_RUNTIME },
-	{ "Features", 1, "Features", K_SET },
-	{ "AvailableFeatures", 3, "Features", K_SET },
-	{ "Gres", 1, "Gres", K_SET },
-	{ "Weight", 1, "Weight", K_SET },
-	{ "Comment", 2, "Comment", K_RUNTIME },
-	{ "Reason", 1, "Reason", K_RUNTIME },
-	{ "State", 1, "State", K_RUNTIME },
+	{ "NodeName", "NodeName", K_NAME },
+	{ "CpuBind", "CpuBind", K_SET },
+	{ "Features", "Features", K_SET },
+	{ "AvailableFeatures", "Features", K_SET },
+	{ "Gres", "Gres", K_SET },
+	{ "Weight", "Weight", K_SET },
 };
 
-static const struct scx_key *key_find(const struct scx_key *t, size_t n, const char *word,
-				      size_t len)
+enum { CH_PART, CH_NODE };
+static const struct scx_rel_chain *const rel_chains[] = {
+	[CH_PART] = scx_rel_part, [CH_NODE] = scx_rel_node,
+};
+
+static bool rel_word_match(const struct scx_rel_word *w, const char *word, size_t len)
 {
+	switch (w->how) {
+	case SCX_REL_FIXED:
+		return fixed_match(word, len, w->word, w->min);
+	case SCX_REL_EXACT:
+		return len == strlen(w->word) && !strncasecmp(word, w->word, len);
+	default:
+		return scx_abbrev(word, len, w->word, w->min);
+	}
+}
+
+/* The meaning of scontrol's keyword WORD (exact spelling) in chain CH. */
+static struct scx_key key_of(int ch, const char *word)
+{
+	const struct scx_key *t = ch == CH_PART ? part_keys : node_keys;
+	size_t n = ch == CH_PART ? sizeof(part_keys) / sizeof(part_keys[0]) :
+		   sizeof(node_keys) / sizeof(node_keys[0]);
+	struct scx_key k = { word, word, ch == CH_PART ? K_NOCONF : K_RUNTIME };
+
 	for (size_t i = 0; i < n; i++)
-		if (scx_abbrev(word, len, t[i].word, t[i].min))
-			return &t[i];
-	return NULL;
+		if (!strcmp(t[i].word, word))
+			return t[i];
+	if (ch == CH_PART)
+		k.canon = NULL;	/* read_pairs says: no slurm.conf key to persist */
+	return k;
+}
+
+/* The keyword of release REL's chain CH that WORD[0..LEN) names, first
+ * match winning as in scontrol; false when that scontrol takes none. */
+static bool key_find(int ch, int rel, const char *word, size_t len, struct scx_key *out)
+{
+	const struct scx_rel_chain *c = &rel_chains[ch][rel];
+
+	for (size_t i = 0; i < c->n; i++)
+		if (rel_word_match(&c->w[i], word, len)) {
+			*out = key_of(ch, c->w[i].word);
+			return true;
+		}
+	return false;
+}
+
+/* The target release, asked of its resolver only when a word's reading
+ * depends on it: the live scontrol --version runs for Po= (24.11's
+ * PowerDownOnIdle, nothing in 22.05), not for MaxTime= or a typo. */
+struct rel_ask {
+	int (*fn)(void);
+	int rel;	/* -1 until asked */
+};
+
+static int rel_get(struct rel_ask *a)
+{
+	if (a->rel < 0) {
+		int r = a->fn ? a->fn() : -1;
+
+		a->rel = r >= 0 && r < SC_NREL ? r : sc_rel_build();
+	}
+	return a->rel;
+}
+
+/* Does every release read WORD[0..LEN) alike in chain CH (then *FOUND
+ * says whether as a key, *OUT which)? */
+static bool key_alike(int ch, const char *word, size_t len, struct scx_key *out, bool *found)
+{
+	for (int r = 0; r < SC_NREL; r++) {
+		struct scx_key k = { NULL, NULL, K_NAME };
+		bool f = key_find(ch, r, word, len, &k);
+
+		if (!r) {
+			*found = f;
+			*out = k;
+		} else if (f != *found || (f && strcmp(k.word, out->word))) {
+			return false;
+		}
+	}
+	return true;
 }
 
 /* Value words, each matched on MAX(len, 1) like scontrol does. */
@@ -303,17 +387,77 @@ static int canon_value(const struct scx_key *k, const char *val, char **out,
 	return *out ? 0 : mdc_nomem(ctx);
 }
 
+/* Refuse KEY (LEN characters of WORD), which release REL's scontrol does
+ * not take in chain CH, saying what the releases that do take it read;
+ * REL -1: no release's scontrol takes it (the build's gives the hints). */
+static int unknown_key(int ch, int rel, const char *what, const char *word, size_t len,
+		       const char *value, unsigned scope, struct mdc_ctx *ctx)
+{
+	int target = rel;
+
+	char *key = strndup(word, len);
+	const char *hint = key ? sc_opt_suggest(key, scope) : NULL;
+	struct scx_key k, other;
+	char elsewhere[200] = "";
+	size_t o = 0;
+	int och = ch == CH_PART ? CH_NODE : CH_PART;
+
+	if (!key)
+		return mdc_nomem(ctx);
+	if (rel < 0)
+		rel = sc_rel_build();
+	/* only a key this scontrol itself takes is a useful hint */
+	if (hint && !key_find(ch, rel, hint, strlen(hint), &k))
+		hint = NULL;
+	/* a key of the other entity: say where it belongs (State, CpuBind:
+	 * keys of both, only too short here) */
+	if (key_find(och, rel, word, len, &other) && other.kind != K_NAME &&
+	    other.kind != K_NOCONF && other.canon &&
+	    !key_find(ch, rel, other.canon, strlen(other.canon), &k)) {
+		mdc_fail(ctx, MDC_ERR_INVAL,
+			 "%s: unknown key '%s': %s is a %s key: mdc-scontrol update %s=%s %s=%s",
+			 what, key, other.canon, ch == CH_PART ? "node" : "partition",
+			 ch == CH_PART ? "NodeName" : "PartitionName",
+			 ch == CH_PART ? "NODES" : "PARTITION", other.canon, value);
+		free(key);
+		return MDC_ERR_INVAL;
+	}
+	/* an abbreviation or key another release's scontrol takes: say
+	 * which, rather than guess at a misspelling */
+	for (int r = 0; r < SC_NREL; r++) {
+		int n;
+
+		if (target < 0 || r == rel || !key_find(ch, r, word, len, &k))
+			continue;
+		n = snprintf(elsewhere + o, sizeof(elsewhere) - o, o ? ", %s as %s" :
+			     " (scontrol %s reads it as %s", sc_rel_name(r), k.word);
+		if (n < 0 || (size_t) n >= sizeof(elsewhere) - o)
+			break;
+		o += (size_t) n;
+	}
+	if (o)
+		mdc_fail(ctx, MDC_ERR_INVAL, "%s: unknown key '%s': scontrol %s does not update it%s)",
+			 what, key, sc_rel_name(rel), elsewhere);
+	else
+		mdc_fail(ctx, MDC_ERR_INVAL,
+			 "%s: unknown key '%s'%s%s%s: scontrol does not update it (see scontrol(1))",
+			 what, key, hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
+	free(key);
+	return MDC_ERR_INVAL;
+}
+
 /* Read the Key=Value words of a partition or node command into CMD (name
- * and canonical pairs).  WHAT names the command in messages.  *RUNTIME and
- * *SETTINGS count the runtime-only and the persistent keys. */
-static int read_pairs(int argc, char **argv, const struct scx_key *table, size_t ntable,
-		      unsigned scope, const char *what, struct scx_cmd *cmd, size_t *runtime, size_t *settings,
-		      struct mdc_ctx *ctx)
+ * and canonical pairs) as release REL's scontrol reads them (chain CH).
+ * WHAT names the command in messages.  *RUNTIME and *SETTINGS count the
+ * runtime-only and the persistent keys. */
+static int read_pairs(int argc, char **argv, int ch, struct rel_ask *ask, unsigned scope, const char *what,
+		      struct scx_cmd *cmd, size_t *runtime, size_t *settings, struct mdc_ctx *ctx)
 {
 	*runtime = *settings = 0;
 	for (int i = 0; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
-		const struct scx_key *k;
+		struct scx_key key;
+		const struct scx_key *k = &key;
 		char *val = NULL;
 		int rc = 0;
 
@@ -321,41 +465,13 @@ static int read_pairs(int argc, char **argv, const struct scx_key *table, size_t
 			return mdc_fail(ctx, MDC_ERR_USAGE,
 					"%s: '%s' is not a Key=Value pair (scontrol rejects it too: Invalid input)",
 					what, argv[i]);
-		if (!(k = key_find(table, ntable, argv[i], (size_t) (eq - argv[i])))) {
-			char *word = strndup(argv[i], (size_t) (eq - argv[i]));
-			const char *hint = word ? sc_opt_suggest(word, scope) : NULL;
+		size_t len = (size_t) (eq - argv[i]);
+		bool found;
 
-			const struct scx_key *other = NULL;
-
-			/* only a key scontrol itself takes is a useful hint */
-			if (hint && !key_find(table, ntable, hint, strlen(hint)))
-				hint = NULL;
-			/* a key of the other entity: say where it belongs */
-			if (table == part_keys)
-				other = key_find(node_keys, sizeof(node_keys) / sizeof(node_keys[0]),
-						 argv[i], (size_t) (eq - argv[i]));
-			else
-				other = key_find(part_keys, sizeof(part_keys) / sizeof(part_keys[0]),
-						 argv[i], (size_t) (eq - argv[i]));
-			/* (State, CpuBind: keys of both, only too short here) */
-			if (other && other->kind != K_NAME && other->kind != K_NOCONF &&
-			    !key_find(table, ntable, other->canon, strlen(other->canon))) {
-				mdc_fail(ctx, MDC_ERR_INVAL,
-					 "%s: unknown key '%s': %s is a %s key: mdc-scontrol update %s=%s %s=%s",
-					 what, word ? word : argv[i], other->canon,
-					 table == part_keys ? "node" : "partition",
-					 table == part_keys ? "NodeName" : "PartitionName",
-					 table == part_keys ? "NODES" : "PARTITION", other->canon, eq + 1);
-				free(word);
-				return MDC_ERR_INVAL;
-			}
-			mdc_fail(ctx, MDC_ERR_INVAL,
-				 "%s: unknown key '%s'%s%s%s: scontrol does not update it (see scontrol(1))",
-				 what, word ? word : argv[i], hint ? " (did you mean '" : "",
-				 hint ? hint : "", hint ? "'?)" : "");
-			free(word);
-			return MDC_ERR_INVAL;
-		}
+		if (!key_alike(ch, argv[i], len, &key, &found))
+			found = key_find(ch, rel_get(ask), argv[i], len, &key);
+		if (!found)
+			return unknown_key(ch, ask->rel, what, argv[i], len, eq + 1, scope, ctx);
 		if (!(val = unquote(eq + 1)))
 			return mdc_nomem(ctx);
 		switch (k->kind) {
@@ -390,7 +506,12 @@ static int read_pairs(int argc, char **argv, const struct scx_key *table, size_t
 			++*runtime;
 			break;
 		case K_NOCONF:
-			rc = mdc_fail(ctx, MDC_ERR_REFUSED, "%s: %s", what, k->canon);
+			if (k->canon)
+				rc = mdc_fail(ctx, MDC_ERR_REFUSED, "%s: %s", what, k->canon);
+			else
+				rc = mdc_fail(ctx, MDC_ERR_REFUSED,
+					      "%s: %s= (scontrol %s) has no slurm.conf partition key that mdc-scontrol persists: use scontrol for a runtime-only change",
+					      what, k->word, sc_rel_name(rel_get(ask)));
 			break;
 		}
 		free(val);
@@ -402,26 +523,71 @@ static int read_pairs(int argc, char **argv, const struct scx_key *table, size_t
 	return 0;
 }
 
-/* Which entity an update/create names, as scontrol decides (see above). */
-static int update_entity(int argc, char **argv)
+/* The word of release REL's update command that names WORD[0..LEN)'s
+ * entity, or NULL (a trailing + or - is no part of the tag where that
+ * release reads Key+=V). */
+static const char *update_word(int rel, const char *word, size_t len, bool has_eq)
 {
-	bool seen[E_DEBUG + 1] = { false };
-	static const int order[] = { E_JOB, E_STEP, E_RES, E_NODE, E_FRONTEND, E_PART, E_DEBUG };
+	const struct scx_rel_chain *c = &scx_rel_update[rel];
 
+	if (has_eq && len && scx_rel_update_modes[rel] && (word[len - 1] == '+' || word[len - 1] == '-'))
+		len--;
+	for (size_t i = 0; i < c->n; i++)
+		if (rel_word_match(&c->w[i], word, len))
+			return c->w[i].word;
+	return NULL;
+}
+
+/* Which entity an update names, as the target release's scontrol decides
+ * (asked only when the releases read a word differently).  *AT: the
+ * index of the word that names it. */
+static int update_entity(int argc, char **argv, struct rel_ask *ask, int *at)
+{
+	int seen[E_SUSPEND + 1];
+	static const int order[] = { E_JOB, E_STEP, E_RES, E_NODE, E_FRONTEND, E_PART, E_DEBUG,
+				     E_SUSPEND };
+
+	for (size_t e = 0; e <= E_SUSPEND; e++)
+		seen[e] = -1;
 	for (int i = 0; i < argc; i++) {
 		const char *eq = strchr(argv[i], '=');
 		size_t len = eq ? (size_t) (eq - argv[i]) : strlen(argv[i]);
-		const struct scx_word *w = CHAIN_FIND(update_entities, argv[i], len);
+		const char *w = update_word(0, argv[i], len, eq);
 
-		if (w)
-			seen[w->what] = true;
+		for (int r = 1; r < SC_NREL; r++) {
+			const char *o = update_word(r, argv[i], len, eq);
+
+			if (!o != !w || (o && strcmp(o, w))) {
+				w = update_word(rel_get(ask), argv[i], len, eq);
+				break;
+			}
+		}
+		for (size_t e = 0; w && e < sizeof(update_entities) / sizeof(update_entities[0]); e++)
+			if (!strcmp(update_entities[e].word, w) && seen[update_entities[e].what] < 0)
+				seen[update_entities[e].what] = i;
 		if (!eq)
 			i++;	/* "Key Value": scontrol skips the value */
 	}
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (seen[order[i]])
+		if (seen[order[i]] >= 0) {
+			*at = seen[order[i]];
 			return order[i];
+		}
 	return E_NONE;
+}
+
+/* update SuspendExcNodes=... (24.11 on): that release's scontrol changes
+ * the live slurmctld only, which the next regeneration undoes. */
+static int suspend_exc(const char *arg, int rel, struct mdc_ctx *ctx)
+{
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t) (eq - arg) : strlen(arg);
+	const char *w = update_word(rel, arg, len, eq);
+
+	return mdc_fail(ctx, MDC_ERR_REFUSED,
+			"update %s: scontrol %s changes %s on the live slurmctld only, which the next "
+			"regeneration of slurm.conf undoes: set it with 'mdcctl config set %s=VALUE' "
+			"(nothing was sent)", arg, sc_rel_name(rel), w ? w : arg, w ? w : arg);
 }
 
 static int create_entity(int argc, char **argv)
@@ -437,15 +603,15 @@ static int create_entity(int argc, char **argv)
 	return E_NONE;
 }
 
-static int parse_part(int argc, char **argv, bool create, struct scx_cmd *cmd,
+static int parse_part(int argc, char **argv, bool create, struct rel_ask *ask, struct scx_cmd *cmd,
 		      struct mdc_ctx *ctx)
 {
 	const char *what = create ? "create partition" : "update partition";
 	size_t runtime, settings;
 	int rc;
 
-	if ((rc = read_pairs(argc, argv, part_keys, sizeof(part_keys) / sizeof(part_keys[0]),
-			     SC_SCOPE_PARTITION, what, cmd, &runtime, &settings, ctx)))
+	if ((rc = read_pairs(argc, argv, CH_PART, ask, SC_SCOPE_PARTITION, what, cmd, &runtime,
+			     &settings, ctx)))
 		return rc;
 	if (!cmd->name || !*cmd->name)
 		return mdc_fail(ctx, MDC_ERR_USAGE, "%s: give PartitionName=NAME", what);
@@ -459,13 +625,14 @@ static int parse_part(int argc, char **argv, bool create, struct scx_cmd *cmd,
 	return 0;
 }
 
-static int parse_nodes(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx)
+static int parse_nodes(int argc, char **argv, struct rel_ask *ask, struct scx_cmd *cmd,
+		       struct mdc_ctx *ctx)
 {
 	size_t runtime, settings;
 	int rc;
 
-	if ((rc = read_pairs(argc, argv, node_keys, sizeof(node_keys) / sizeof(node_keys[0]),
-			     SC_SCOPE_NODE, "update nodes", cmd, &runtime, &settings, ctx)))
+	if ((rc = read_pairs(argc, argv, CH_NODE, ask, SC_SCOPE_NODE, "update nodes", cmd, &runtime,
+			     &settings, ctx)))
 		return rc;
 	if (!cmd->name || !*cmd->name)
 		return mdc_fail(ctx, MDC_ERR_USAGE, "update nodes: give NodeName=NODES");
@@ -573,10 +740,12 @@ static int cluster_key(int argc, char **argv, struct mdc_ctx *ctx)
 	return 0;
 }
 
-int scx_parse(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx)
+int scx_parse(int argc, char **argv, int (*release)(void), struct scx_cmd *cmd,
+	      struct mdc_ctx *ctx)
 {
 	const struct scx_word *top;
-	int rc = 0;
+	struct rel_ask ask = { release, -1 };
+	int rc = 0, at = 0;
 
 	memset(cmd, 0, sizeof(*cmd));
 	if (argc < 1 || !(top = CHAIN_FIND(top_chain, argv[0], strlen(argv[0]))))
@@ -585,15 +754,18 @@ int scx_parse(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx)
 	argv++;
 	switch (top->what) {
 	case T_UPDATE:
-		switch (update_entity(argc, argv)) {
+		switch (update_entity(argc, argv, &ask, &at)) {
 		case E_PART:
-			rc = parse_part(argc, argv, false, cmd, ctx);
+			rc = parse_part(argc, argv, false, &ask, cmd, ctx);
 			break;
 		case E_NODE:
-			rc = parse_nodes(argc, argv, cmd, ctx);
+			rc = parse_nodes(argc, argv, &ask, cmd, ctx);
 			break;
 		case E_NONE:
 			rc = cluster_key(argc, argv, ctx);
+			break;
+		case E_SUSPEND:
+			rc = suspend_exc(argv[at], rel_get(&ask), ctx);
 			break;
 		default:
 			break;	/* jobs, steps, reservations...: the real scontrol */
@@ -602,7 +774,7 @@ int scx_parse(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx)
 	case T_CREATE:
 		switch (create_entity(argc, argv)) {
 		case E_PART:
-			rc = parse_part(argc, argv, true, cmd, ctx);
+			rc = parse_part(argc, argv, true, &ask, cmd, ctx);
 			break;
 		case E_NODE:
 			rc = runtime_note(cmd, "create NodeName");

@@ -2,8 +2,9 @@
  * itself: which commands are persisted through the managed API, which are
  * answered from the managed spec, and which go to the real scontrol.
  *
- * Words are matched the way scontrol 22.05 matches them (src/scontrol/
- * scontrol.c, update_part.c, update_node.c): a keyword may be abbreviated
+ * Words are matched the way scontrol matches them (src/scontrol/
+ * scontrol.c, update_part.c, update_node.c; the keys of updates as the
+ * target release's scontrol, scargs_release.h): a keyword may be abbreviated
  * down to a minimum length and is compared case-insensitively, and the
  * first entry of scontrol's own chain that matches wins.  The tables in
  * scargs.c copy those chains in order.  (owner: scontrol)
@@ -46,11 +47,15 @@ struct scx_cmd {
 bool scx_abbrev(const char *word, size_t len, const char *keyword, size_t min);
 
 /* Classify the command words ARGV[0..ARGC) (scontrol's options already
- * taken off).  A command mdc-scontrol does not handle is SCX_PASS (never
+ * taken off).  The keys of a partition or node update are read as the
+ * scontrol of release RELEASE() reads them (an sc_release.h index; asked
+ * only for a word the releases read differently; NULL or an unknown one:
+ * the build's release).  A command mdc-scontrol does not handle is SCX_PASS (never
  * an error).  Errors (MDC_ERR_USAGE, MDC_ERR_INVAL) are for handled
  * commands written wrong: scontrol would refuse them too, and we say why.
  * Free CMD with scx_cmd_free. */
-int scx_parse(int argc, char **argv, struct scx_cmd *cmd, struct mdc_ctx *ctx);
+int scx_parse(int argc, char **argv, int (*release)(void), struct scx_cmd *cmd,
+	      struct mdc_ctx *ctx);
 void scx_cmd_free(struct scx_cmd *cmd);
 
 /* Static name of VERB ("update partition") for messages. */

@@ -18,6 +18,7 @@
 #include "mdc_plan.h"
 #include "mdc_str.h"
 #include "mdc_value.h"
+#include "sc_release.h"
 #include "scargs.h"
 
 static char *data_path(const char *name)
@@ -40,6 +41,13 @@ static char *slurp(const char *name)
 	return text;
 }
 
+/* the release parse() reads keys as (-1: the build's) */
+static int test_rel = -1;
+static int the_rel(void)
+{
+	return test_rel;
+}
+
 /* parse a command line given as one string (split on spaces) */
 static int parse(const char *line, struct scx_cmd *cmd, struct mdc_ctx *ctx)
 {
@@ -47,7 +55,7 @@ static int parse(const char *line, struct scx_cmd *cmd, struct mdc_ctx *ctx)
 	int rc;
 
 	assert_int_equal(mdc_strv_split(&sv, line, " "), 0);
-	rc = scx_parse((int) sv.n, sv.v, cmd, ctx);
+	rc = scx_parse((int) sv.n, sv.v, the_rel, cmd, ctx);
 	mdc_strv_free(&sv);
 	return rc;
 }
@@ -88,6 +96,102 @@ static void test_parse_update_partition(void **state)
 	assert_int_equal(parse("update PartitionName=gpu", &cmd, &ctx), MDC_ERR_USAGE);
 	assert_non_null(strstr(ctx.msg, "at least one"));
 	scx_cmd_free(&cmd);
+}
+
+/* Each release's own keywords and abbreviations (scargs_release_tab.c,
+ * generated from its scontrol source): what one release takes and another
+ * refuses, and a word two releases read as different keys. */
+static void test_parse_release_keys(void **state)
+{
+	struct mdc_ctx ctx = { 0 };
+	struct scx_cmd cmd;
+	int r22 = sc_rel_parse("22.05"), r24 = sc_rel_parse("24.11"), r26 = sc_rel_parse("26.05");
+
+	(void) state;
+	assert_true(r22 >= 0 && r24 >= 0 && r26 >= 0);
+	/* Po=: 24.11's PowerDownOnIdle (down to one letter), nothing in 22.05 */
+	test_rel = r22;
+	assert_int_equal(parse("update PartitionName=p Po=yes", &cmd, &ctx), MDC_ERR_INVAL);
+	assert_string_equal(ctx.msg, "update partition: unknown key 'Po': scontrol 22.05 does not update it (scontrol 24.11 reads it as PowerDownOnIdle, 26.05 as PowerDownOnIdle)");
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	test_rel = r24;
+	assert_int_equal(parse("update PartitionName=p Po=yes", &cmd, &ctx), 0);
+	assert_int_equal(cmd.verb, SCX_UPDATE_PART);
+	assert_string_equal(mdc_kvs_get(&cmd.kv, "PowerDownOnIdle"), "YES");
+	scx_cmd_free(&cmd);
+
+	/* ExclusiveT=: ExclusiveTopo from 24.11 on */
+	test_rel = r22;
+	assert_int_equal(parse("update PartitionName=p ExclusiveT=no", &cmd, &ctx), MDC_ERR_INVAL);
+	assert_non_null(strstr(ctx.msg, "scontrol 22.05 does not update it"));
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	test_rel = r24;
+	assert_int_equal(parse("update PartitionName=p ExclusiveT=no", &cmd, &ctx), 0);
+	assert_string_equal(mdc_kvs_get(&cmd.kv, "ExclusiveTopo"), "NO");
+	scx_cmd_free(&cmd);
+
+	/* Exclusive=: ExclusiveUser's abbreviation up to 24.11; 26.05's own
+	 * keyword (whole word only), which no slurm.conf key holds */
+	assert_int_equal(parse("update PartitionName=p Exclusive=yes", &cmd, &ctx), 0);
+	assert_string_equal(mdc_kvs_get(&cmd.kv, "ExclusiveUser"), "YES");
+	scx_cmd_free(&cmd);
+	test_rel = r26;
+	assert_int_equal(parse("update PartitionName=p Exclusive=NODE", &cmd, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "update partition: Exclusive= (scontrol 26.05) has no slurm.conf partition key that mdc-scontrol persists: use scontrol for a runtime-only change");
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(parse("update PartitionName=p Exclusiv=yes", &cmd, &ctx), 0);
+	assert_string_equal(mdc_kvs_get(&cmd.kv, "ExclusiveUser"), "YES");
+	scx_cmd_free(&cmd);
+
+	/* MaxCPUsPerS=: 24.11's MaxCPUsPerSocket, after MaxCPUsPerNode */
+	test_rel = r24;
+	assert_int_equal(parse("update PartitionName=p MaxCPUsPerS=4", &cmd, &ctx), 0);
+	assert_string_equal(mdc_kvs_get(&cmd.kv, "MaxCPUsPerSocket"), "4");
+	scx_cmd_free(&cmd);
+	test_rel = r22;
+	assert_int_equal(parse("update PartitionName=p MaxCPUsPerS=4", &cmd, &ctx), MDC_ERR_INVAL);
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+
+	/* node C=: nothing in 22.05 (Comment needs two letters), 24.11's
+	 * CertToken: runtime state, the real scontrol's */
+	assert_int_equal(parse("update NodeName=n1 C=x", &cmd, &ctx), MDC_ERR_INVAL);
+	assert_string_equal(ctx.msg, "update nodes: unknown key 'C': scontrol 22.05 does not update it (scontrol 24.11 reads it as CertToken, 26.05 as CertToken)");
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	test_rel = r24;
+	assert_int_equal(parse("update NodeName=n1 C=x", &cmd, &ctx), 0);
+	assert_int_equal(cmd.verb, SCX_PASS);
+	assert_non_null(cmd.note);
+	scx_cmd_free(&cmd);
+	/* update SuspendExcNodes=: no entity to 22.05's scontrol (a slurm.conf
+	 * key it cannot update), a live-only change to 24.11's */
+	test_rel = r22;
+	assert_int_equal(parse("update SuspendExcNodes=n1", &cmd, &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "SuspendExcNodes is a cluster-wide slurm.conf setting, which scontrol cannot update"));
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	test_rel = r24;
+	assert_int_equal(parse("update SuspendExcNodes+=n1", &cmd, &ctx), MDC_ERR_REFUSED);
+	assert_string_equal(ctx.msg, "update SuspendExcNodes+=n1: scontrol 24.11 changes SuspendExcNodes on the live slurmctld only, which the next regeneration of slurm.conf undoes: set it with 'mdcctl config set SuspendExcNodes=VALUE' (nothing was sent)");
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(parse("update SuspendExcPart=p", &cmd, &ctx), MDC_ERR_REFUSED);
+	assert_non_null(strstr(ctx.msg, "scontrol 24.11 changes SuspendExcParts"));
+	scx_cmd_free(&cmd);
+	mdc_ctx_clear(&ctx);
+	/* what all three take is read alike */
+	for (int r = 0; r < SC_NREL; r++) {
+		test_rel = r;
+		assert_int_equal(parse("update PartitionName=p MaxT=5 D=yes", &cmd, &ctx), 0);
+		assert_string_equal(mdc_kvs_get(&cmd.kv, "MaxTime"), "5");
+		assert_string_equal(mdc_kvs_get(&cmd.kv, "DisableRootJobs"), "YES");
+		scx_cmd_free(&cmd);
+	}
+	test_rel = -1;
 }
 
 static void test_parse_create_delete(void **state)
@@ -699,6 +803,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_update_partition),
+		cmocka_unit_test(test_parse_release_keys),
 		cmocka_unit_test(test_parse_create_delete),
 		cmocka_unit_test(test_parse_nodes),
 		cmocka_unit_test(test_parse_show_and_pass),
