@@ -110,6 +110,18 @@ bad:
 	return o;
 }
 
+bool mdc_json_userdata_reentered(json_object *o)
+{
+	static __thread const json_object *clearing;
+
+	if (clearing == o)
+		return true;
+	clearing = o;
+	json_object_set_userdata(o, NULL, NULL);
+	clearing = NULL;
+	return false;
+}
+
 int mdc_json_parse(const char *text, size_t len, json_object **out, struct mdc_ctx *ctx)
 {
 	struct json_tokener *tok;
@@ -441,6 +453,12 @@ json_object *mdc_json_normalize(const json_object *in, enum mdc_case case_)
 				((pretty) ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : \
 				 JSON_C_TO_STRING_PLAIN))
 
+static void mdc_json_kept_free(json_object *obj, void *text)
+{
+	if (!mdc_json_userdata_reentered(obj))
+		free(text);
+}
+
 static int mdc_json_kept_out(json_object *obj, struct printbuf *pb, int level, int flags)
 {
 	const char *t = json_object_get_userdata(obj), *nl;
@@ -498,7 +516,7 @@ int mdc_json_keep_text(json_object *obj)
 		return MDC_ERR_NOMEM;
 	}
 	json_object_put(wrap);
-	json_object_set_serializer(obj, mdc_json_kept_out, text, json_object_free_userdata);
+	json_object_set_serializer(obj, mdc_json_kept_out, text, mdc_json_kept_free);
 	return 0;
 }
 
