@@ -46,7 +46,7 @@ show_on_fail "$D/build.log"
 "$RR" exec "$REL" -- sh -c 'cd "$1" && DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" \
 	dpkg-buildpackage -us -uc -b' sh "$SRC" >"$D/build.log" 2>&1
 is "$?" 0 "$REL: dpkg-buildpackage -us -uc -b builds in the root"
-like "$(cat "$D/build.log")" "for Slurm $REL\\." "$REL: configure found the root's Slurm $REL"
+like "$(cat "$D/build.log")" "checking Slurm release\\.\\.\\. ${REL//./\\.}\\." "$REL: configure found the root's Slurm $REL"
 
 DEBS=$D/pkg
 for p in slurm-mdc slurm-mdc-plugins mdc-emulator mdcd; do
