@@ -259,7 +259,8 @@ static void mdc_api_raw_free(json_object *o, void *ud)
 {
 	struct mdc_api_raw *r = ud;
 
-	(void) o;
+	if (mdc_json_userdata_reentered(o))
+		return;
 	json_object_put(r->raw);
 	free(r);
 }

@@ -36,20 +36,128 @@ bool mdc_json_is_map_field(const char *key)
 	return false;
 }
 
+/* json-c 0.18's strict mode refuses every byte from 0x80 in a string
+ * ("invalid string sequence": its control-character check reads a signed
+ * char; json-c issues 875 and 892), so Debian 13's json-c refuses any
+ * non-ASCII text.  Whether this json-c does is asked once, of itself. */
+static bool mdc_json_strict_refuses_utf8(void)
+{
+	static int known;	/* 0 not yet asked, 1 accepts, 2 refuses */
+	int k = __atomic_load_n(&known, __ATOMIC_ACQUIRE);
+
+	if (!k) {
+		struct json_tokener *tok = json_tokener_new();
+		json_object *o;
+
+		if (!tok)
+			return false;	/* asked again next time */
+		json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+		o = json_tokener_parse_ex(tok, "\"\xc3\xa9\"", 4);
+		k = o ? 1 : 2;
+		json_object_put(o);
+		json_tokener_free(tok);
+		__atomic_store_n(&known, k, __ATOMIC_RELEASE);
+	}
+	return k == 2;
+}
+
+/* TEXT with each UTF-8 character from U+0080 written as its \u escape
+ * (a surrogate pair above U+FFFF), for such a json-c: the same JSON value
+ * (outside a string either is an error).  NULL with *BAD the offset of a
+ * byte that is no UTF-8, or on no memory (*BAD = LEN). */
+static char *mdc_json_escape_utf8(const char *text, size_t len, size_t *out_len, size_t *bad)
+{
+	const unsigned char *t = (const unsigned char *) text;
+	char *o = malloc(len * 3 + 1), *p = o;	/* 2 bytes -> 6, 4 -> 12 at most */
+
+	*bad = len;
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		unsigned c = t[i], n, cp;
+		static const unsigned min[] = { 0, 0x80, 0x800, 0x10000 };
+
+		if (c < 0x80) {
+			*p++ = (char) t[i++];
+			continue;
+		}
+		n = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+		cp = c & (0x3f >> n);
+		if (!n || c > 0xf4 || len - i <= n)
+			goto bad;
+		for (unsigned j = 1; j <= n; j++) {
+			if ((t[i + j] & 0xc0) != 0x80)
+				goto bad;
+			cp = cp << 6 | (t[i + j] & 0x3f);
+		}
+		if (cp < min[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			goto bad;
+		if (cp > 0xffff) {
+			cp -= 0x10000;
+			p += sprintf(p, "\\u%04x\\u%04x", 0xd800 + (cp >> 10), 0xdc00 + (cp & 0x3ff));
+		} else {
+			p += sprintf(p, "\\u%04x", cp);
+		}
+		i += n + 1;
+		continue;
+bad:
+		*bad = i;
+		free(o);
+		return NULL;
+	}
+	*p = '\0';
+	*out_len = (size_t) (p - o);
+	return o;
+}
+
+bool mdc_json_userdata_reentered(json_object *o)
+{
+	static __thread const json_object *clearing;
+
+	if (clearing == o)
+		return true;
+	clearing = o;
+	json_object_set_userdata(o, NULL, NULL);
+	clearing = NULL;
+	return false;
+}
+
 int mdc_json_parse(const char *text, size_t len, json_object **out, struct mdc_ctx *ctx)
 {
 	struct json_tokener *tok;
 	enum json_tokener_error jerr;
 	json_object *obj;
 	size_t used;
+	char *esc = NULL;
 	int rc = 0;
 
 	*out = NULL;
 	if (len > (size_t) INT32_MAX)
 		return mdc_fail(ctx, MDC_ERR_PARSE, "JSON text too large");
+	for (size_t i = 0; i < len; i++) {
+		size_t bad;
+
+		if (!((unsigned char) text[i] & 0x80))
+			continue;
+		if (!mdc_json_strict_refuses_utf8())
+			break;
+		esc = mdc_json_escape_utf8(text, len, &len, &bad);
+		if (!esc)
+			return bad < len ? mdc_fail(ctx, MDC_ERR_PARSE,
+						    "invalid JSON at offset %zu: invalid UTF-8", bad)
+					 : mdc_nomem(ctx);
+		text = esc;
+		if (len > (size_t) INT32_MAX) {
+			free(esc);
+			return mdc_fail(ctx, MDC_ERR_PARSE, "JSON text too large");
+		}
+		break;
+	}
 	tok = json_tokener_new();
-	if (!tok)
+	if (!tok) {
+		free(esc);
 		return mdc_nomem(ctx);
+	}
 	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
 	obj = json_tokener_parse_ex(tok, text, (int) len);
 	jerr = json_tokener_get_error(tok);
@@ -74,6 +182,7 @@ int mdc_json_parse(const char *text, size_t len, json_object **out, struct mdc_c
 out:
 	json_object_put(obj);
 	json_tokener_free(tok);
+	free(esc);
 	return rc;
 }
 
@@ -344,6 +453,12 @@ json_object *mdc_json_normalize(const json_object *in, enum mdc_case case_)
 				((pretty) ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED : \
 				 JSON_C_TO_STRING_PLAIN))
 
+static void mdc_json_kept_free(json_object *obj, void *text)
+{
+	if (!mdc_json_userdata_reentered(obj))
+		free(text);
+}
+
 static int mdc_json_kept_out(json_object *obj, struct printbuf *pb, int level, int flags)
 {
 	const char *t = json_object_get_userdata(obj), *nl;
@@ -401,7 +516,7 @@ int mdc_json_keep_text(json_object *obj)
 		return MDC_ERR_NOMEM;
 	}
 	json_object_put(wrap);
-	json_object_set_serializer(obj, mdc_json_kept_out, text, json_object_free_userdata);
+	json_object_set_serializer(obj, mdc_json_kept_out, text, mdc_json_kept_free);
 	return 0;
 }
 

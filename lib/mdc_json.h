@@ -51,6 +51,13 @@ json_object *mdc_json_mkpath(json_object *obj, const char *path);
 /* Is KEY (either spelling) a field whose value is a user map (labels,
  * config, ...), keyed by data rather than field names? */
 bool mdc_json_is_map_field(const char *key);
+
+/* For a json_object_set_userdata() delete function, first thing: true
+ * when it must return at once.  json-c 0.19 calls a non-empty container's
+ * delete function twice with the same, by then freed, userdata (json-c
+ * issue 934; Debian unstable): this clears O's userdata at the first
+ * call, which re-enters the function once (answered true). */
+bool mdc_json_userdata_reentered(json_object *o);
 /* Deep copy with field names converted to CASE_; the values of map fields
  * (labels, config, parameter_values, annotations, ...) keep their keys. */
 json_object *mdc_json_normalize(const json_object *in, enum mdc_case case_);

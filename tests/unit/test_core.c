@@ -163,6 +163,20 @@ static void test_json_parse_strict(void **state)
 	assert_int_equal(mdc_json_parse("{\"a\":", 5, &o, &ctx), MDC_ERR_PARSE);
 	mdc_ctx_clear(&ctx);
 	assert_int_equal(mdc_json_parse("[1,]", 4, &o, &ctx), MDC_ERR_PARSE);
+	/* UTF-8 in strings, strict still (json-c 0.18's strict mode alone
+	 * refuses it): keys and values keep their bytes, 1 to 4 per character */
+	{
+		const char *u = "{\"caf\xc3\xa9\":[\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \\u00e9\",1]}";
+
+		mdc_ctx_clear(&ctx);
+		assert_int_equal(mdc_json_parse(u, strlen(u), &o, &ctx), 0);
+		assert_string_equal(json_object_get_string(json_object_array_get_idx(
+			json_object_object_get(o, "caf\xc3\xa9"), 0)),
+			"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xc3\xa9");
+		json_object_put(o);
+		assert_int_equal(mdc_json_parse("[\"\xc3\xa9\",]", 7, &o, &ctx), MDC_ERR_PARSE);
+		assert_null(o);
+	}
 }
 
 static void test_json_case(void **state)

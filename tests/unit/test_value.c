@@ -228,7 +228,8 @@ static void test_check(void **state)
 	check_is("JobAcctGatherParams", "UsePss,NoShare", 0, NULL);
 	check_is("JobAcctGatherParams", "UsePs", 1, "did you mean 'UsePSS'");
 	check_is("X11Parameters", "home_xauthority", 0, NULL);
-	check_is("X11Parameters", "home_xauth", 1, "Slurm ignores it (judged against Slurm 22.05); known words: home_xauthority");
+	check_is("X11Parameters", "home_xauth", 1,
+		 "Slurm ignores it (judged against Slurm " MDC_SLURM_RELEASE "); known words: home_xauthority");
 	check_is("ReconfigFlags", "KeepPartState", 0, NULL);
 	check_is("ReconfigFlags", "KeepPartStat", 1, "(did you mean 'KeepPartState'?)");
 	check_is("AccountingStoreFlags", "job_script,job_env", 0, NULL);
