@@ -4,7 +4,9 @@
 # socket): sacctmgr on a login host reaches slurmdbd across hosts, a job
 # run from login1 on compute1 is in sacct, slurmrestd answers and lists
 # the compute hosts; --release and --port-base are refused clearly; down
-# leaves no database or daemon running.
+# leaves no database or daemon running.  With --managed the emulator (on
+# the api host) forwards callSlurmRestApi to ctld's slurmrestd: mdcctl
+# --remote jobs on login1 shows the queue with no Slurm of its own.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 . "$top_srcdir/tests/lib/hosts.sh"
@@ -13,7 +15,7 @@ hosts_need curl jq mariadbd mariadb-install-db slurmdbd sacctmgr sacct slurmrest
 
 # refusals first: nothing is started
 out=$(slurm-lab up "$TEST_DIR/no" --hosts --release 24.11 2>&1); rc=$?
-plan 14
+plan 17
 is "$rc" 2 "up --hosts --release is refused (exit 2)"
 like "$out" "--release does not work with --hosts yet: .*chrooted in the release root" "... saying why"
 like "$(slurm-lab up "$TEST_DIR/no" --hosts --port-base 7000 2>&1)" "--port-base does not apply to --hosts" \
@@ -53,3 +55,17 @@ left() {
 	done | wc -l
 }
 is "$(left)" 0 "down leaves no MariaDB, slurmdbd or slurmrestd running"
+
+# --managed --rest: the service's callSlurmRestApi reaches ctld's slurmrestd
+D=$TEST_DIR/m
+show_on_fail "$D/hosts/api/log/emulator.log" "$TEST_DIR/remote.err"
+hosts_up --managed --rest --compute 1 --login 1 --lro-seconds 0
+export MDC_CONF=/dev/null
+j=$(on login1 sbatch --parsable -t 5 -J hostsrest --wrap 'sleep 120' 2>&1)
+at_exit "slurm-lab exec '$D' login1 -- scancel '$j' 2>/dev/null"
+running() { [ "$(on login1 squeue -h -j "$j" -o %T)" = RUNNING ]; }
+ok "a job runs on the managed lab" wait_until 30 running
+out=$(on login1 env SLURM_CONF=/nonexistent PATH=/nonexistent "$top_builddir/mdcctl" --remote jobs 2>"$TEST_DIR/remote.err")
+is "$?" 0 "mdcctl --remote jobs on login1, with no Slurm of its own, succeeds"
+like "$out" "^$j +debug +RUNNING +root +compute-0 +hostsrest\$" \
+	"... showing the job on compute-0, read through the api host from ctld's slurmrestd"
