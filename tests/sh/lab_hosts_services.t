@@ -3,7 +3,7 @@
 # slurmdbd on the controller host) and --rest (slurmrestd there, on a UNIX
 # socket): sacctmgr on a login host reaches slurmdbd across hosts, a job
 # run from login1 on compute1 is in sacct, slurmrestd answers and lists
-# the compute hosts; --release and --port-base are refused clearly; down
+# the compute hosts; --release with them and --port-base are refused; down
 # leaves no database or daemon running.  With --managed the emulator (on
 # the api host) forwards callSlurmRestApi to ctld's slurmrestd: mdcctl
 # --remote jobs on login1 shows the queue with no Slurm of its own.
@@ -14,10 +14,11 @@
 hosts_need curl jq mariadbd mariadb-install-db slurmdbd sacctmgr sacct slurmrestd
 
 # refusals first: nothing is started
-out=$(slurm-lab up "$TEST_DIR/no" --hosts --release 24.11 2>&1); rc=$?
+at_exit "slurm-lab down '$TEST_DIR/no' >/dev/null 2>&1"
+out=$(slurm-lab up "$TEST_DIR/no" --hosts --release 24.11 --rest 2>&1); rc=$?
 plan 17
-is "$rc" 2 "up --hosts --release is refused (exit 2)"
-like "$out" "--release does not work with --hosts yet: .*chrooted in the release root" "... saying why"
+is "$rc" 2 "up --hosts --release 24.11 --rest is refused (exit 2)"
+like "$out" "--release 24.11 with --hosts does not work with --rest yet" "... saying so"
 like "$(slurm-lab up "$TEST_DIR/no" --hosts --port-base 7000 2>&1)" "--port-base does not apply to --hosts" \
 	"up --hosts --port-base is refused, saying why"
 
