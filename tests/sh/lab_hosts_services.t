@@ -4,7 +4,8 @@
 # socket): sacctmgr on a login host reaches slurmdbd across hosts, a job
 # run from login1 on compute1 is in sacct, slurmrestd answers and lists
 # the compute hosts; --release with them and --port-base are refused; down
-# leaves no database or daemon running.  With --managed the emulator (on
+# leaves no database or daemon running.  With --managed (and --accounting:
+# the service's slurm.conf keeps slurmdbd) the emulator (on
 # the api host) forwards callSlurmRestApi to ctld's slurmrestd: mdcctl
 # --remote jobs on login1 shows the queue with no Slurm of its own.
 . "$top_srcdir/tests/lib/tap.sh"
@@ -16,7 +17,7 @@ hosts_need curl jq mariadbd mariadb-install-db slurmdbd sacctmgr sacct slurmrest
 # refusals first: nothing is started
 at_exit "slurm-lab down '$TEST_DIR/no' >/dev/null 2>&1"
 out=$(slurm-lab up "$TEST_DIR/no" --hosts --release 24.11 --rest 2>&1); rc=$?
-plan 17
+plan 18
 is "$rc" 2 "up --hosts --release 24.11 --rest is refused (exit 2)"
 like "$out" "--release 24.11 with --hosts does not work with --rest yet" "... saying so"
 like "$(slurm-lab up "$TEST_DIR/no" --hosts --port-base 7000 2>&1)" "--port-base does not apply to --hosts" \
@@ -57,10 +58,13 @@ left() {
 }
 is "$(left)" 0 "down leaves no MariaDB, slurmdbd or slurmrestd running"
 
-# --managed --rest: the service's callSlurmRestApi reaches ctld's slurmrestd
+# --managed --accounting --rest: the service's slurm.conf keeps the
+# accounting lines; its callSlurmRestApi reaches ctld's slurmrestd
 D=$TEST_DIR/m
 show_on_fail "$D/hosts/api/log/emulator.log" "$TEST_DIR/remote.err"
-hosts_up --managed --rest --compute 1 --login 1 --lro-seconds 0
+hosts_up --managed --accounting --rest --compute 1 --login 1 --lro-seconds 0
+is "$(on login1 scontrol show config | sed -n 's/^AccountingStorageType *= *//p'):$(on login1 sacctmgr -n -P show cluster format=cluster 2>&1)" \
+	accounting_storage/slurmdbd:lab "the managed cluster's slurm.conf stores accounting in slurmdbd on ctld"
 export MDC_CONF=/dev/null
 j=$(on login1 sbatch --parsable -t 5 -J hostsrest --wrap 'sleep 120' 2>&1)
 at_exit "slurm-lab exec '$D' login1 -- scancel '$j' 2>/dev/null"
