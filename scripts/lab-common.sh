@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # lab-common.sh - what scripts/slurm-lab and scripts/slurm-lab-hosts
 # share, sourced by both (not run on its own): progress and error lines,
 # and where Slurm's plugins are.  The sourcing script sets PROG first.
