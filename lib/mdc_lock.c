@@ -243,6 +243,18 @@ static int mdc_lock_open(int d, const char *dir, const char *name, int *f, struc
 		 * us create or truncate a file elsewhere */
 		int fd = openat(d, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, want);
 
+		/* root refused (NFS root_squash, a read-only mount): the lock
+		 * cannot be held there, and a host-local one would not
+		 * serialise the other hosts' writers */
+		if (fd < 0 && (errno == EROFS || (errno == EACCES && me == 0)))
+			return mdc_fail(ctx, MDC_ERR_REFUSED, "lock directory '%s' is %s: the writer "
+					"lock cannot be held there, and is not taken on a host-local "
+					"directory instead (it would not stop writers on the other "
+					"hosts); make it writable by root on every host (no_root_squash"
+					" on an NFS export) or use the broker ('Broker =' in mdc.conf)",
+					dir, errno == EROFS ? "on a read-only file system" :
+					"not writable by root on this host (shared storage with "
+					"root_squash?)");
 		if (fd < 0 && errno == EACCES)
 			return mdc_lock_denied(ctx, dir, name);
 		if (fd < 0)

@@ -7,22 +7,12 @@
 # namespace, link, mount or process.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
+. "$top_srcdir/tests/lib/hosts.sh"
 
-lab_need
-for c in ip nsenter unshare runuser useradd; do
-	command -v "$c" >/dev/null || skip_all "'$c' is not installed"
-done
-ip link add mdcprobe$$ type bridge 2>/dev/null || skip_all "cannot create a bridge here"
-ip link del mdcprobe$$
-
-D=$TEST_DIR/lab
+hosts_need runuser useradd
 chmod 0755 "$TEST_DIR"   # the job's user reads slurm.conf under it
-at_exit "slurm-lab down '$D' >/dev/null 2>&1"
-show_on_fail "$TEST_DIR/up.err" "$D/hosts/ctld/log/slurmctld.log" \
-	"$D/hosts/compute1/log/slurmd.log" "$D/hosts/compute2/log/slurmd.log"
-out=$(slurm-lab up "$D" --hosts 2>"$TEST_DIR/up.err") ||
-	{ diag "$(cat "$TEST_DIR/up.err")"; echo "Bail out! slurm-lab up --hosts failed"; exit 1; }
-eval "$out"
+show_on_fail "$D/hosts/compute1/log/slurmd.log" "$D/hosts/compute2/log/slurmd.log"
+hosts_up
 plan 24
 
 # the layout: five hosts, one bridge, addresses of the test range
@@ -64,10 +54,7 @@ p=$(cat "$D/hosts/compute1/run/slurmd.pid")
 is "$(cat "/proc/$p/comm" 2>/dev/null)" slurmd "compute1's slurmd runs with its own pidfile"
 isnt "$(readlink "/proc/$p/ns/net")" "$(readlink /proc/self/ns/net)" "compute1's slurmd runs in another network namespace"
 
-U=mdchl$$
-shadow useradd -M -N -s /bin/sh "$U" || { echo "Bail out! useradd failed"; exit 1; }
-at_exit "shadow userdel '$U' >/dev/null 2>&1"
-mkdir -p "$D/shared/home/$U" && chown "$U" "$D/shared/home/$U"
+hosts_user mdchl
 jid=$(slurm-lab exec "$D" login1 --user "$U" -- sh -c "cd /home/$U && sbatch --parsable -t 1 -w compute2 -o /home/$U/slurm-%j.out --wrap 'echo \$(hostname) \$(id -un) \$SLURM_SUBMIT_HOST'" 2>&1)
 like "$jid" '^[0-9]+$' "a user submits a batch job on login1"
 job_done() { [ -s "$D/shared/home/$U/slurm-$jid.out" ] && [ -z "$(slurm-lab exec "$D" login1 -- squeue -h -j "$jid" 2>/dev/null)" ]; }

@@ -9,22 +9,17 @@
 # other mdcd takes over and moves the next job.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
+. "$top_srcdir/tests/lib/hosts.sh"
 
 JS_DIR=$top_builddir/plugins/job_submit/.libs
 SPANK=$top_builddir/plugins/spank/.libs/spank_mdc.so
 MDCD=$top_builddir/mdcd
 [ -f "$JS_DIR/job_submit_mdc.so" ] && [ -f "$SPANK" ] || skip_all "the plugins are not built"
 [ -x "$MDCD" ] || skip_all "mdcd is not built"
-lab_need
-for c in ip nsenter unshare runuser useradd jq; do
-	command -v "$c" >/dev/null || skip_all "'$c' is not installed"
-done
-ip link add mdcprobe$$ type bridge 2>/dev/null || skip_all "cannot create a bridge here"
-ip link del mdcprobe$$
+hosts_need runuser useradd jq
 
 CLUSTER=projects/p1/locations/us-central1/modelDevelopmentClusters/hosts
 chmod 0755 "$TEST_DIR"
-D=$TEST_DIR/lab
 # one mdc.conf for the plugins and the mdcds, as /etc/slurm would be
 export MDC_CONF=$TEST_DIR/mdc.conf
 unset MDC_JOB_SUBMIT_MODE MDC_CLUSTER MDC_ENDPOINT MDC_ACCESS_TOKEN MDC_BROKER
@@ -41,20 +36,12 @@ JobWaitEnforceInterval = 1
 EOF
 chmod 0644 "$MDC_CONF"
 
-at_exit "slurm-lab down '$D' >/dev/null 2>&1"
-show_on_fail "$TEST_DIR/up.err" "$D/hosts/ctld/log/slurmctld.log" "$D/hosts/login1/log/mdcd.log" \
-	"$D/hosts/login2/log/mdcd.log" "$D/hosts/compute1/log/slurmd.log"
-out=$(slurm-lab up "$D" --hosts --plugindir "$JS_DIR" --job-submit mdc \
-	--plugstack "required $SPANK cluster=$CLUSTER log=$D/spool/prolog.log" 2>"$TEST_DIR/up.err") ||
-	{ diag "$(cat "$TEST_DIR/up.err")"; echo "Bail out! slurm-lab up --hosts failed"; exit 1; }
-eval "$out"
+show_on_fail "$D/hosts/login1/log/mdcd.log" "$D/hosts/login2/log/mdcd.log" "$D/hosts/compute1/log/slurmd.log"
+hosts_up --plugindir "$JS_DIR" --job-submit mdc \
+	--plugstack "required $SPANK cluster=$CLUSTER log=$D/spool/prolog.log"
 plan 16
-on() { local h=$1; shift; slurm-lab exec "$D" "$h" -- "$@"; }
 
-U=mdchj$$
-shadow useradd -M -N -s /bin/sh "$U" || { echo "Bail out! useradd failed"; exit 1; }
-at_exit "shadow userdel '$U' >/dev/null 2>&1"
-mkdir -p "$D/shared/home/$U" && chown "$U" "$D/shared/home/$U"
+hosts_user mdchj
 
 # the spank plugin's remote context and prolog/epilog on the compute host
 is "$(on login1 timeout 60 srun -t 1 -w compute2 sh -c 'echo $(hostname) $MDC_CLUSTER' 2>&1)" \

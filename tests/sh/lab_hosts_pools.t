@@ -8,22 +8,12 @@
 # and removes its host.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
+. "$top_srcdir/tests/lib/hosts.sh"
 
-lab_need
-for c in ip nsenter unshare openssl jq curl; do
-	command -v "$c" >/dev/null || skip_all "'$c' is not installed"
-done
+hosts_need openssl jq curl
 [ -x "$top_builddir/mdc-emulator" ] && [ -x "$top_builddir/mdcctl" ] || skip_all "the tools are not built"
-ip link add mdcprobe$$ type bridge 2>/dev/null || skip_all "cannot create a bridge here"
-ip link del mdcprobe$$
-
-D=$TEST_DIR/lab
-at_exit "slurm-lab down '$D' >/dev/null 2>&1"
-show_on_fail "$TEST_DIR/up.err" "$D/hosts/ctld/log/slurmctld.log" "$D/hosts/api/log/emulator.log" \
-	"$TEST_DIR/out"
-out=$(slurm-lab up "$D" --hosts --managed --compute 2 --login 1 --lro-seconds 0 2>"$TEST_DIR/up.err") ||
-	{ diag "$(cat "$TEST_DIR/up.err")"; echo "Bail out! slurm-lab up --hosts --managed failed"; exit 1; }
-eval "$out"
+show_on_fail "$D/hosts/api/log/emulator.log" "$TEST_DIR/out"
+hosts_up --managed --compute 2 --login 1 --lro-seconds 0
 export MDC_CONF=/dev/null
 plan 21
 M=$top_builddir/mdcctl

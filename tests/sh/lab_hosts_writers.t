@@ -9,22 +9,12 @@
 # TCP the munge credential still binds the request: a replay is refused.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
+. "$top_srcdir/tests/lib/hosts.sh"
 
-lab_need
-for c in ip nsenter unshare openssl jq curl; do
-	command -v "$c" >/dev/null || skip_all "'$c' is not installed"
-done
+hosts_need openssl jq curl
 [ -x "$top_builddir/mdc-emulator" ] && [ -x "$top_builddir/mdcctl" ] || skip_all "the tools are not built"
-ip link add mdcprobe$$ type bridge 2>/dev/null || skip_all "cannot create a bridge here"
-ip link del mdcprobe$$
-
-D=$TEST_DIR/lab
-at_exit "slurm-lab down '$D' >/dev/null 2>&1"
-show_on_fail "$TEST_DIR/up.err" "$D/hosts/ctld/log/slurmctld.log" "$D/hosts/api/log/emulator.log" \
-	"$TEST_DIR/rounds.log" "$D/hosts/login1/log/mdcd.log"
-out=$(slurm-lab up "$D" --hosts --managed --broker --compute 1 --login 2 --lro-seconds 0 2>"$TEST_DIR/up.err") ||
-	{ diag "$(cat "$TEST_DIR/up.err")"; echo "Bail out! slurm-lab up --hosts --managed failed"; exit 1; }
-eval "$out"
+show_on_fail "$D/hosts/api/log/emulator.log" "$TEST_DIR/rounds.log" "$D/hosts/login1/log/mdcd.log"
+hosts_up --managed --broker --compute 1 --login 2 --lro-seconds 0
 plan 18
 M=$top_builddir/mdcctl
 ROUNDS=50
