@@ -257,6 +257,36 @@ static void test_json_set_and_get(void **state)
 	json_object_put(o);
 }
 
+/* A container with kept text freed as the root of a put, and one freed
+ * while json-c frees its parent: json-c 0.19 (Debian unstable) took the
+ * root's userdata for its parent and crashed (double free) before
+ * mdc_json_userdata_release; under ASan or valgrind anywhere, a deleter
+ * that frees twice shows. */
+static void test_json_kept_text_freed(void **state)
+{
+	json_object *list = json_tokener_parse("[{\"a\":{\"b\":[1,2]}},{\"c\":[{\"d\":1}]}]");
+	json_object *el;
+
+	(void) state;
+	assert_non_null(list);
+	for (size_t i = 0; i < 2; i++)
+		assert_int_equal(mdc_json_keep_text(json_object_array_get_idx(list, i)), 0);
+	el = json_object_get(json_object_array_get_idx(list, 0));
+	/* the list's put frees element 1 as a child, element 0 stays ours */
+	json_object_put(list);
+	assert_string_equal(mdc_json_str(el, false), "{\"a\":{\"b\":[1,2]}}");
+	/* the root of this put: a non-empty container with kept text */
+	assert_int_equal(json_object_put(el), 1);
+	/* replaced userdata: the old text freed once, the new one kept */
+	el = json_tokener_parse("{\"x\":[1]}");
+	assert_int_equal(mdc_json_keep_text(el), 0);
+	json_object_set_serializer(el, NULL, NULL, NULL);
+	assert_null(json_object_get_userdata(el));
+	assert_int_equal(mdc_json_keep_text(el), 0);
+	assert_string_equal(mdc_json_str(el, false), "{\"x\":[1]}");
+	json_object_put(el);
+}
+
 /* A value that keeps its text serialises exactly as json-c would, compact
  * and pretty at any depth; its copies serialise themselves; equality
  * ignores member order whichever way it is walked. */
@@ -449,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_strv),
 		cmocka_unit_test(test_path_and_files),
 		cmocka_unit_test(test_json_parse_strict),
+		cmocka_unit_test(test_json_kept_text_freed),
 		cmocka_unit_test(test_json_case),
 		cmocka_unit_test(test_json_set_and_get),
 		cmocka_unit_test(test_json_kept_text),
