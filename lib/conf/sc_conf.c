@@ -361,14 +361,12 @@ long long sc_time_seconds(const char *v)
  * applies them to typed keys; NULL if VALUE is acceptable, else why. */
 static const char *slurm_value_error(const struct sc_option *opt, const char *v)
 {
-	unsigned long long max, n;
-	char *end;
-
 	switch (opt->type) {
-	case SC_T_UINT16: max = 0xffff; break;
-	case SC_T_UINT32: max = 0xffffffffULL; break;
+	case SC_T_UINT16:
+	case SC_T_UINT32:
 	case SC_T_UINT64:
-	case SC_T_MEMORY: max = ~0ULL; break;
+	case SC_T_MEMORY:
+		return sc_value_uint(v, opt->type, NULL);
 	case SC_T_BOOL:
 		return sc_opt_value_is_bool(v) ? NULL : "expected YES or NO";
 	case SC_T_TIME:
@@ -385,21 +383,6 @@ static const char *slurm_value_error(const struct sc_option *opt, const char *v)
 	default:
 		return NULL;
 	}
-	if (!strcasecmp(v, "UNLIMITED") || !strcasecmp(v, "INFINITE"))
-		return NULL;
-	errno = 0;
-	n = strtoull(v, &end, 0);
-	if (opt->type == SC_T_UINT32 && (*end == 'k' || *end == 'K')) {
-		n *= 1024;
-		end++;
-	}
-	if (*end)
-		return "expected a number";
-	if (errno == ERANGE || n > max)
-		return "number out of range";
-	if (v[0] == '-')
-		return "expected a number not below zero";
-	return NULL;
 }
 
 /* ---- storing ---- */
