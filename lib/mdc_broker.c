@@ -78,9 +78,14 @@ int mdc_sha256_hex(const void *data, size_t len, char out[65], struct mdc_ctx *c
 	return 0;
 }
 
+/* mdcd makes the calls and runs the safe write */
+const struct mdc_transport mdc_transport_broker = {
+	.name = "broker", .call = mdc_broker_call, .update = mdc_broker_update,
+};
+
 bool mdc_client_is_brokered(const struct mdc_client *c)
 {
-	return c && c->broker;
+	return c && c->t == &mdc_transport_broker;
 }
 
 int mdc_broker_client_new(const struct mdc_settings *s, struct mdc_client **out,
@@ -98,6 +103,7 @@ int mdc_broker_client_new(const struct mdc_settings *s, struct mdc_client **out,
 		mdc_client_free(c);
 		return mdc_nomem(ctx);
 	}
+	c->t = &mdc_transport_broker;
 	c->timeout_s = 60;
 	*out = c;
 	return 0;

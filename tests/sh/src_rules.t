@@ -24,12 +24,14 @@ fn_len() {
 		END { if (!found) print 0 }' "$1"
 }
 
-plan 9
+plan 10
 is "$(where 'tv_nsec / 1e9')" "lib/conf/mdc_time.c" "one monotonic clock in seconds (mdc_mono)"
 is "$(where 'nanosleep(')" "lib/mdc_proc.c lib/mdc_run.c" "one sleep (mdc_sleep) beside mdc_run's reap poll"
 is "$(where '"true", "1"')" "lib/conf/sc_options.c" "one table of Slurm's boolean words (sc_value_bool)"
 is "$(grep -c 'strtoull(v, &end, 0)' "$S/lib/conf/sc_options.c")" "1" "the number reader reads base 0, as Slurm's s_p_handle_uint*"
 is "$(grep -l 'strtoull(v, &end, 0)' $CODE | sed "s|^$S/||")" "lib/conf/sc_options.c" "and nowhere else"
+is "$(grep -n 'if (c->broker)\|is_brokered(c))' "$S/lib/mdc_api.c" "$S/lib/mdc_update.c" | sed "s|^$S/||")" "" \
+	"the client's calls follow its transport table, set when it is made (no branch on the broker)"
 for f in "lib/mdc_run.c mdc_run_finish" "lib/conf/sc_conf.c parse_record" "lib/conf/sc_conf.c parse_text" \
 	 "lib/conf/sc_conf.c parse_include"; do
 	set -- $f
