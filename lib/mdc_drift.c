@@ -342,79 +342,73 @@ static const char *file_part_value(const struct sc_conf *conf, const char *id, c
 	return v ? v : def;
 }
 
-static int compare_parts(struct mdc_drift_view *v)
+/* Partition REC that slurmctld runs and the spec has (SP): its compared
+ * keys against the spec's (else Slurm's default), Default, its pools. */
+static int compare_part(struct mdc_drift_view *v, const struct mdc_kvs *rec, json_object *sp,
+			const char *def_part, const char *cl_preempt)
 {
-	json_object *ss = mdc_json_get_path(v->cluster, "orchestrator_spec.slurm_spec");
-	json_object *sparts = mdc_json_get_arr(ss, "partitions");
-	json_object *sconf = mdc_json_get_obj(ss, "config");
-	const char *def_part = mdc_json_get_str(ss, "default_partition_id", "");
-	const char *cl_preempt = map_get(sconf, "PreemptMode");
+	const char *id = rec->v[0].value;
+	json_object *pconf = mdc_json_get_obj(sp, "config");
 	struct mdc_drift *x;
+	char *lp, *mp;
 	int rc = 0;
 
-	for (size_t i = 0; i < v->parts.n && !rc; i++) {
-		const struct mdc_kvs *rec = &v->parts.v[i];
-		const char *id = rec->v[0].value;
-		json_object *sp = spec_part(sparts, id), *pconf;
-		bool in_file = v->l && sc_conf_record(v->l, SC_REC_PARTITION, id);
-		char *lp, *mp;
+	for (size_t k = 0; k < NELEM(part_keys); k++) {
+		const char *key = part_keys[k].key, *live = mdc_kvs_get(rec, key);
+		const char *managed = map_get(pconf, key), *def, *file;
+		bool cdiff, fdiff;
 
-		if (!sp) {
-			if (!(x = drift_add(&v->set, MDC_DRIFT_PART_LIVE_ONLY, id, "PartitionName", "present", "absent")))
-				return MDC_ERR_NOMEM;
-			x->src = MDC_DRIFT_SRC_CTLD | (in_file ? MDC_DRIFT_SRC_FILE : 0);
+		def = part_keys[k].def ? part_keys[k].def : cl_preempt ? cl_preempt : "OFF";
+		/* an empty value is Slurm's default: scontrol's
+		 * AllowGroups= is shown as ALL */
+		if (!managed || !*managed)
+			managed = def;
+		file = file_part_value(v->l, id, key, def);
+		if (file && !*file)
+			file = def;
+		if (live && !*live)
+			live = def;
+		cdiff = live && !mdc_value_equal_shown(key, live, managed);
+		fdiff = file && !mdc_value_equal_shown(key, file, managed);
+		if (!cdiff && !fdiff)
 			continue;
-		}
-		pconf = mdc_json_get_obj(sp, "config");
-		for (size_t k = 0; k < NELEM(part_keys) && !rc; k++) {
-			const char *key = part_keys[k].key, *live = mdc_kvs_get(rec, key);
-			const char *managed = map_get(pconf, key), *def, *file;
-			bool cdiff, fdiff;
-
-			def = part_keys[k].def ? part_keys[k].def : cl_preempt ? cl_preempt : "OFF";
-			/* an empty value is Slurm's default: scontrol's
-			 * AllowGroups= is shown as ALL */
-			if (!managed || !*managed)
-				managed = def;
-			file = file_part_value(v->l, id, key, def);
-			if (file && !*file)
-				file = def;
-			if (live && !*live)
-				live = def;
-			cdiff = live && !mdc_value_equal_shown(key, live, managed);
-			fdiff = file && !mdc_value_equal_shown(key, file, managed);
-			if (!cdiff && !fdiff)
-				continue;
-			if (!(x = drift_add(&v->set, MDC_DRIFT_KEY, id, key, cdiff ? live : file, managed)) ||
-			    drift_sides(x, file, live))
-				return MDC_ERR_NOMEM;
-			x->src = (cdiff ? MDC_DRIFT_SRC_CTLD : 0) | (fdiff ? MDC_DRIFT_SRC_FILE : 0);
-		}
-		if (mdc_kvs_get(rec, "Default") &&
-		    !mdc_value_equal_shown("Default", mdc_kvs_get(rec, "Default"),
-				       strcmp(def_part, id) ? "NO" : "YES")) {
-			if (!(x = drift_add(&v->set, MDC_DRIFT_KEY, id, "Default", mdc_kvs_get(rec, "Default"),
-					    strcmp(def_part, id) ? "NO" : "YES")))
-				return MDC_ERR_NOMEM;
-			x->src = MDC_DRIFT_SRC_CTLD;
-		}
-		if (v->remote)
-			continue;	/* slurmrestd shows no NodeSets */
-		lp = live_pools(rec, v->conf_path);
-		mp = spec_pools(sp);
-		if (!lp || !mp) {
-			rc = MDC_ERR_NOMEM;
-		} else if (strcmp(lp, mp)) {
-			if (!(x = drift_add(&v->set, MDC_DRIFT_KEY, id, "NodeSets", *lp ? lp : "(null)", mp)))
-				rc = MDC_ERR_NOMEM;
-			else
-				x->src = MDC_DRIFT_SRC_CTLD;
-		}
-		free(lp);
-		free(mp);
+		if (!(x = drift_add(&v->set, MDC_DRIFT_KEY, id, key, cdiff ? live : file, managed)) ||
+		    drift_sides(x, file, live))
+			return MDC_ERR_NOMEM;
+		x->src = (cdiff ? MDC_DRIFT_SRC_CTLD : 0) | (fdiff ? MDC_DRIFT_SRC_FILE : 0);
 	}
-	/* partitions the file has and slurmctld does not run (not reconfigured) */
-	for (size_t i = 0; v->l && i < v->l->nrecs && !rc; i++) {
+	if (mdc_kvs_get(rec, "Default") &&
+	    !mdc_value_equal_shown("Default", mdc_kvs_get(rec, "Default"),
+				   strcmp(def_part, id) ? "NO" : "YES")) {
+		if (!(x = drift_add(&v->set, MDC_DRIFT_KEY, id, "Default", mdc_kvs_get(rec, "Default"),
+				    strcmp(def_part, id) ? "NO" : "YES")))
+			return MDC_ERR_NOMEM;
+		x->src = MDC_DRIFT_SRC_CTLD;
+	}
+	if (v->remote)
+		return 0;	/* slurmrestd shows no NodeSets */
+	lp = live_pools(rec, v->conf_path);
+	mp = spec_pools(sp);
+	if (!lp || !mp) {
+		rc = MDC_ERR_NOMEM;
+	} else if (strcmp(lp, mp)) {
+		if (!(x = drift_add(&v->set, MDC_DRIFT_KEY, id, "NodeSets", *lp ? lp : "(null)", mp)))
+			rc = MDC_ERR_NOMEM;
+		else
+			x->src = MDC_DRIFT_SRC_CTLD;
+	}
+	free(lp);
+	free(mp);
+	return rc;
+}
+
+/* Partitions on one side only: the live file's that slurmctld does not
+ * run (not reconfigured), and the spec's that slurmctld does not run. */
+static int compare_parts_missing(struct mdc_drift_view *v, json_object *sparts)
+{
+	struct mdc_drift *x;
+
+	for (size_t i = 0; v->l && i < v->l->nrecs; i++) {
 		const struct sc_record *fr = &v->l->recs[i];
 
 		if (fr->type != SC_REC_PARTITION || fr->is_default || mdc_recs_find(&v->parts, fr->name) ||
@@ -425,7 +419,7 @@ static int compare_parts(struct mdc_drift_view *v)
 		x->src = MDC_DRIFT_SRC_FILE;
 		x->why_not = "slurmctld does not run it yet: run scontrol reconfigure first";
 	}
-	for (size_t i = 0; sparts && i < json_object_array_length(sparts) && !rc; i++) {
+	for (size_t i = 0; sparts && i < json_object_array_length(sparts); i++) {
 		const char *id = mdc_json_get_str(json_object_array_get_idx(sparts, i), "id", "");
 
 		if (mdc_recs_find(&v->parts, id))
@@ -434,7 +428,34 @@ static int compare_parts(struct mdc_drift_view *v)
 			return MDC_ERR_NOMEM;
 		x->src = MDC_DRIFT_SRC_CTLD | (v->l && !sc_conf_record(v->l, SC_REC_PARTITION, id) ? MDC_DRIFT_SRC_FILE : 0);
 	}
-	return rc;
+	return 0;
+}
+
+static int compare_parts(struct mdc_drift_view *v)
+{
+	json_object *ss = mdc_json_get_path(v->cluster, "orchestrator_spec.slurm_spec");
+	json_object *sparts = mdc_json_get_arr(ss, "partitions");
+	const char *def_part = mdc_json_get_str(ss, "default_partition_id", "");
+	const char *cl_preempt = map_get(mdc_json_get_obj(ss, "config"), "PreemptMode");
+	struct mdc_drift *x;
+	int rc;
+
+	for (size_t i = 0; i < v->parts.n; i++) {
+		const struct mdc_kvs *rec = &v->parts.v[i];
+		const char *id = rec->v[0].value;
+		json_object *sp = spec_part(sparts, id);
+
+		if (sp) {
+			if ((rc = compare_part(v, rec, sp, def_part, cl_preempt)))
+				return rc;
+			continue;
+		}
+		if (!(x = drift_add(&v->set, MDC_DRIFT_PART_LIVE_ONLY, id, "PartitionName", "present", "absent")))
+			return MDC_ERR_NOMEM;
+		x->src = MDC_DRIFT_SRC_CTLD |
+			 (v->l && sc_conf_record(v->l, SC_REC_PARTITION, id) ? MDC_DRIFT_SRC_FILE : 0);
+	}
+	return compare_parts_missing(v, sparts);
 }
 
 /* A node line or NodeSet of the rendered spec, with its node names. */

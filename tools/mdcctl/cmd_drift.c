@@ -161,6 +161,62 @@ static void warn_left_out(struct mdcctl *g, const struct mdc_drifts *d)
 	fputc('\n', stderr);
 }
 
+/* The change set before it is sent: the selected drifts and the plan
+ * (text only; JSON prints once, at the end). */
+static int show_plan(struct mdcctl *g, const struct mdc_drift_view *v, const struct mdc_plan *plan,
+		     struct mdc_ctx *ctx)
+{
+	struct mdc_buf b = MDC_BUF_INIT;
+
+	warn_left_out(g, &v->set);
+	if (g->format != MDCCTL_TEXT)
+		return 0;
+	print_settings(&v->set, true);
+	if (mdc_plan_format(plan, &b)) {
+		mdc_buf_free(&b);
+		return mdc_nomem(ctx);
+	}
+	printf("\n%s", mdc_buf_str(&b));
+	mdc_buf_free(&b);
+	if (v->pend.n)
+		printf("pending restart keys are not adopted (see mdcctl drift)\n");
+	return 0;
+}
+
+/* The selected drifts, the plan and OP (NULL: not sent) as JSON;
+ * DRY_RUN >= 0: say whether it was a dry run. */
+static void print_adopt_json(const struct mdc_drift_view *v, const struct mdc_plan *plan,
+			     json_object *op, int dry_run)
+{
+	json_object *out = json_object_new_object();
+
+	json_object_object_add(out, "drift", mdc_drifts_json(&v->set, true));
+	json_object_object_add(out, "plan", mdc_plan_to_json(plan));
+	if (dry_run >= 0)
+		json_object_object_add(out, "dry_run", json_object_new_boolean(dry_run));
+	else
+		json_object_object_add(out, "operation", op ? json_object_get(op) : NULL);
+	mdcctl_print_json(out);
+	json_object_put(out);
+}
+
+/* Go ahead on --yes or the user's yes on a terminal; *DECLINED: they said no. */
+static int confirm(struct mdcctl *g, bool *declined, struct mdc_ctx *ctx)
+{
+	*declined = false;
+	if (g->yes)
+		return 0;
+	if (!isatty(STDIN_FILENO))
+		return mdc_fail(ctx, MDC_ERR_REFUSED, "drift --adopt: not adopted: stdin is not a "
+				"terminal, give --yes to adopt without confirmation; nothing was sent");
+	fflush(stdout);
+	if (!mdcctl_confirm(g, "Adopt these changes?")) {
+		fprintf(stderr, "%s: not adopted: nothing was sent\n", g->progname);
+		*declined = true;
+	}
+	return 0;
+}
+
 /* --adopt: select, plan, show, confirm, send. */
 static int adopt(struct mdcctl *g, struct mdc_drift_view *v, const struct mdc_strv *sels, bool dry_run,
 		 struct mdc_client *c, struct mdc_settings *s, struct mdc_ctx *ctx)
@@ -168,8 +224,8 @@ static int adopt(struct mdcctl *g, struct mdc_drift_view *v, const struct mdc_st
 	struct mdc_intent in = MDC_INTENT_INIT;
 	struct mdc_update_opts uo;
 	struct mdc_plan plan;
-	struct mdc_buf b = MDC_BUF_INIT;
-	json_object *op = NULL, *out = NULL;
+	json_object *op = NULL;
+	bool declined;
 	size_t n = 0;
 	int rc;
 
@@ -193,67 +249,45 @@ static int adopt(struct mdcctl *g, struct mdc_drift_view *v, const struct mdc_st
 	rc = mdc_plan_make(v->cluster, &in, &uo.plan, &plan, ctx);
 	if (rc && rc != MDC_ERR_REFUSED)
 		goto out;
-	warn_left_out(g, &v->set);
-	if (g->format == MDCCTL_TEXT) {
-		print_settings(&v->set, true);
-		if (mdc_plan_format(&plan, &b)) {
-			rc = mdc_nomem(ctx);
-			goto out;
-		}
-		printf("\n%s", mdc_buf_str(&b));
-		if (v->pend.n)
-			printf("pending restart keys are not adopted (see mdcctl drift)\n");
+	if (show_plan(g, v, &plan, ctx)) {
+		rc = MDC_ERR_NOMEM;
+		goto out;
 	}
 	if (rc || dry_run || mdc_plan_empty(&plan)) {
-		if (g->format == MDCCTL_JSON) {
-			out = json_object_new_object();
-			json_object_object_add(out, "drift", mdc_drifts_json(&v->set, true));
-			json_object_object_add(out, "plan", mdc_plan_to_json(&plan));
-			json_object_object_add(out, "dry_run", json_object_new_boolean(dry_run));
-			mdcctl_print_json(out);
-		} else if (dry_run && !rc) {
+		if (g->format == MDCCTL_JSON)
+			print_adopt_json(v, &plan, NULL, dry_run);
+		else if (dry_run && !rc)
 			printf("dry run: nothing was sent\n");
-		}
 		if (rc == MDC_ERR_REFUSED && !ctx->err)
 			mdc_fail(ctx, rc, "drift --adopt: refused (see above); nothing was sent");
 		goto out;
 	}
-	if (!g->yes) {
-		if (!isatty(STDIN_FILENO)) {
-			rc = mdc_fail(ctx, MDC_ERR_REFUSED, "drift --adopt: not adopted: stdin is not a "
-				      "terminal, give --yes to adopt without confirmation; nothing was sent");
-			goto out;
-		}
-		fflush(stdout);
-		if (!mdcctl_confirm(g, "Adopt these changes?")) {
-			fprintf(stderr, "%s: not adopted: nothing was sent\n", g->progname);
-			goto out;
-		}
-	}
+	if ((rc = confirm(g, &declined, ctx)) || declined)
+		goto out;
 	mdc_plan_free(&plan);
 	if ((rc = mdc_update_run(c, s, &in, &uo, &plan, &op, ctx)))
 		goto out;
-	if (g->format == MDCCTL_JSON) {
-		out = json_object_new_object();
-		json_object_object_add(out, "drift", mdc_drifts_json(&v->set, true));
-		json_object_object_add(out, "plan", mdc_plan_to_json(&plan));
-		json_object_object_add(out, "operation", op ? json_object_get(op) : NULL);
-		mdcctl_print_json(out);
-	} else if (g->async && op && !mdc_json_get_bool(op, "done", false)) {
+	if (g->format == MDCCTL_JSON)
+		print_adopt_json(v, &plan, op, -1);
+	else if (g->async && op && !mdc_json_get_bool(op, "done", false))
 		printf("operation: %s\n", mdc_json_get_str(op, "name", "?"));
-	} else {
+	else
 		printf("drift: adopted %zu change%s\n", n, n == 1 ? "" : "s");
-	}
 out:
-	json_object_put(out);
 	json_object_put(op);
-	mdc_buf_free(&b);
 	mdc_plan_free(&plan);
 	mdc_intent_free(&in);
 	return rc;
 }
 
-int cmd_drift(struct mdcctl *g, int argc, char **argv)
+/* What `mdcctl drift` was asked. */
+struct drift_args {
+	struct mdc_strv sels;		/* --key */
+	bool adopt, dry_run, exit_code, help;
+};
+
+/* ARGV into A; an error is the usage one, already printed. */
+static int parse_args(struct mdcctl *g, int argc, char **argv, struct drift_args *a)
 {
 	enum { O_ADOPT = 256, O_DRY_RUN, O_KEY, O_EXIT_CODE };
 	static const struct option opts[] = {
@@ -262,80 +296,88 @@ int cmd_drift(struct mdcctl *g, int argc, char **argv)
 		{ "exit-code", no_argument, NULL, O_EXIT_CODE },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct mdc_settings s;
-	struct mdc_client *c = NULL;
-	struct mdc_drift_view v;
-	struct mdc_strv sels = MDC_STRV_INIT;
-	struct mdc_ctx ctx;
-	bool do_adopt = false, dry_run = false, exit_code = false;
 	int rc = 0, opt;
 
-	memset(&s, 0, sizeof(s));
-	memset(&v, 0, sizeof(v));
-	mdc_ctx_clear(&ctx);
 	while ((opt = mdcctl_getopt(g, argc, argv, "h", opts, &rc)) != -1 && opt != '?') {
 		switch (opt) {
-		case O_ADOPT: do_adopt = true; break;
-		case O_DRY_RUN: dry_run = true; break;
-		case O_EXIT_CODE: exit_code = true; break;
+		case O_ADOPT: a->adopt = true; break;
+		case O_DRY_RUN: a->dry_run = true; break;
+		case O_EXIT_CODE: a->exit_code = true; break;
 		case 'h':
-			usage_text();
-			goto done;
+			a->help = true;
+			return 0;
 		case O_KEY:
-			if (!mdc_drift_sel_valid(optarg)) {
-				rc = mdcctl_usage(g, "drift: --key '%s': use KEY, PartitionName=P[:KEY], "
-						  "NodeSet=POOL[:KEY] or NodeName=NODE[:KEY]", optarg);
-				goto done;
-			}
-			if (mdc_strv_push(&sels, optarg)) {
-				rc = mdcctl_nomem(g);
-				goto done;
-			}
+			if (!mdc_drift_sel_valid(optarg))
+				return mdcctl_usage(g, "drift: --key '%s': use KEY, PartitionName=P[:KEY], "
+						    "NodeSet=POOL[:KEY] or NodeName=NODE[:KEY]", optarg);
+			if (mdc_strv_push(&a->sels, optarg))
+				return mdcctl_nomem(g);
 			break;
 		}
 	}
 	if (rc)
-		goto done;
-	if (optind < argc) {
-		rc = mdcctl_usage(g, "drift: unknown argument '%s' (see mdcctl drift --help)",
-				  argv[optind]);
-		goto done;
+		return rc;
+	if (optind < argc)
+		return mdcctl_usage(g, "drift: unknown argument '%s' (see mdcctl drift --help)",
+				    argv[optind]);
+	if (!a->adopt && (a->dry_run || a->sels.n))
+		return mdcctl_usage(g, "drift: %s goes with --adopt", a->dry_run ? "--dry-run" : "--key");
+	if (a->adopt && g->remote)
+		return mdcctl_usage(g, "drift: --adopt does not go with --remote (it reads the live "
+				    "slurm.conf and NodeSets, which the Slurm REST API does not show)");
+	if (a->adopt && a->exit_code)
+		return mdcctl_usage(g, "drift: --exit-code reports drift; it does not go with --adopt");
+	return 0;
+}
+
+/* The live side of V: scontrol and the live slurm.conf, or with --remote
+ * the partitions and nodes slurmrestd shows (and a note of what it cannot). */
+static int read_live(struct mdcctl *g, struct mdc_drift_view *v, struct mdc_ctx *ctx)
+{
+	int rc;
+
+	if (!g->remote) {
+		if ((rc = mdc_drift_read_live(v, ctx)))
+			return rc;
+		return load_files(g, v, ctx);
 	}
-	if (!do_adopt && (dry_run || sels.n)) {
-		rc = mdcctl_usage(g, "drift: %s goes with --adopt", dry_run ? "--dry-run" : "--key");
-		goto done;
-	}
-	if (do_adopt && g->remote) {
-		rc = mdcctl_usage(g, "drift: --adopt does not go with --remote (it reads the live "
-				  "slurm.conf and NodeSets, which the Slurm REST API does not show)");
-		goto done;
-	}
-	if (do_adopt && exit_code) {
-		rc = mdcctl_usage(g, "drift: --exit-code reports drift; it does not go with --adopt");
+	v->remote = true;
+	if ((rc = mdcctl_remote_partitions(&v->parts, g, ctx)) ||
+	    (rc = mdcctl_remote_nodes(&v->nodes, g, ctx)))
+		return rc;
+	fprintf(stderr, "%s: note: drift --remote compares the partitions slurmrestd shows "
+		"with the spec and lists the nodes' runtime state; it cannot see cluster keys, "
+		"keys pending a restart, node keys, NodeSets, partition keys the REST API does "
+		"not show, or a hand-edited slurm.conf\n", g->progname);
+	return 0;
+}
+
+int cmd_drift(struct mdcctl *g, int argc, char **argv)
+{
+	struct drift_args a = { .sels = MDC_STRV_INIT };
+	struct mdc_settings s;
+	struct mdc_client *c = NULL;
+	struct mdc_drift_view v;
+	struct mdc_ctx ctx;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	memset(&v, 0, sizeof(v));
+	mdc_ctx_clear(&ctx);
+	if ((rc = parse_args(g, argc, argv, &a)) || a.help) {
+		if (a.help)
+			usage_text();
 		goto done;
 	}
 	if ((rc = mdcctl_connect(g, true, &s, &c, &ctx)) ||
 	    (rc = mdc_cluster_get(c, s.cluster, &v.cluster, &ctx)))
 		goto out;
 	v.conf_path = s.slurm_conf;
-	if (g->remote) {
-		/* the partitions through callSlurmRestApi; what it cannot show is said */
-		v.remote = true;
-		if ((rc = mdcctl_remote_partitions(&v.parts, g, &ctx)) ||
-		    (rc = mdcctl_remote_nodes(&v.nodes, g, &ctx)))
-			goto out;
-		fprintf(stderr, "%s: note: drift --remote compares the partitions slurmrestd shows "
-			"with the spec and lists the nodes' runtime state; it cannot see cluster keys, "
-			"keys pending a restart, node keys, NodeSets, partition keys the REST API does "
-			"not show, or a hand-edited slurm.conf\n", g->progname);
-	} else if ((rc = mdc_drift_read_live(&v, &ctx)) || (rc = load_files(g, &v, &ctx))) {
+	if ((rc = read_live(g, &v, &ctx)) || (rc = mdc_drift_compare(&v, &ctx)))
 		goto out;
-	}
-	if ((rc = mdc_drift_compare(&v, &ctx)))
-		goto out;
-	if (do_adopt)
-		rc = adopt(g, &v, &sels, dry_run, c, &s, &ctx);
-	else if (!(rc = print_report(g, &v, &ctx)) && exit_code && v.set.n) {
+	if (a.adopt)
+		rc = adopt(g, &v, &a.sels, a.dry_run, c, &s, &ctx);
+	else if (!(rc = print_report(g, &v, &ctx)) && a.exit_code && v.set.n) {
 		rc = DRIFT_EXIT_FOUND;	/* a finding, not an error: nothing to add */
 		goto done;
 	}
@@ -346,6 +388,6 @@ done:
 	mdc_drift_view_free(&v);
 	mdc_client_free(c);
 	mdc_settings_free(&s);
-	mdc_strv_free(&sels);
+	mdc_strv_free(&a.sels);
 	return rc;
 }
