@@ -62,6 +62,7 @@ int mdc_client_new(const struct mdc_settings *s, struct mdc_client **out, struct
 		rc = mdc_nomem(ctx);
 		goto out;
 	}
+	c->t = &mdc_transport_api;
 	if (!(c->endpoint = strdup(s->endpoint)) ||
 	    (s->token_file && !(c->token_file = strdup(s->token_file))) ||
 	    (s->ca_cert_file && !(c->ca_cert_file = strdup(s->ca_cert_file)))) {
@@ -284,9 +285,10 @@ json_object *mdc_api_raw(const json_object *resp)
 	return r && r->tag == mdc_api_raw_tag ? r->raw : NULL;
 }
 
-int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
-		 const char *query, const json_object *body, json_object **resp,
-		 struct mdc_ctx *ctx)
+/* mdc_api_call over HTTP: the API transport's call */
+static int api_call(struct mdc_client *c, const char *method, const char *path,
+		    const char *query, const json_object *body, json_object **resp,
+		    struct mdc_ctx *ctx)
 {
 	struct mdc_buf url = MDC_BUF_INIT, auth = MDC_BUF_INIT;
 	struct mdc_http_resp r = { 0 };
@@ -299,8 +301,6 @@ int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
 	double wait;
 	int rc;
 
-	if (c->broker)		/* mdcd makes the call: see mdc_broker.c */
-		return mdc_broker_call(c, method, path, query, body, resp, ctx);
 	if (resp)
 		*resp = NULL;
 	if (mdc_buf_addf(&url, "%s/%s%s%s", c->endpoint, path, query && *query ? "?" : "",
@@ -408,6 +408,17 @@ out:
 	mdc_buf_free(&auth);
 	mdc_buf_free(&url);
 	return rc;
+}
+
+const struct mdc_transport mdc_transport_api = {
+	.name = "api", .call = api_call, .update = mdc_update_direct,
+};
+
+int mdc_api_call(struct mdc_client *c, const char *method, const char *path,
+		 const char *query, const json_object *body, json_object **resp,
+		 struct mdc_ctx *ctx)
+{
+	return c->t->call(c, method, path, query, body, resp, ctx);
 }
 
 /* Percent-encode S onto B: all but RFC 3986's unreserved bytes.  Spelled

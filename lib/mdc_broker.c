@@ -27,6 +27,7 @@
 #include "mdc_lro.h"
 #include "mdc_plan.h"
 #include "mdc_str.h"
+#include "mdc_time.h"
 #include "mdc_update.h"
 #include "sc_conf.h"
 #include "sc_render.h"
@@ -77,9 +78,14 @@ int mdc_sha256_hex(const void *data, size_t len, char out[65], struct mdc_ctx *c
 	return 0;
 }
 
+/* mdcd makes the calls and runs the safe write */
+const struct mdc_transport mdc_transport_broker = {
+	.name = "broker", .call = mdc_broker_call, .update = mdc_broker_update,
+};
+
 bool mdc_client_is_brokered(const struct mdc_client *c)
 {
-	return c && c->broker;
+	return c && c->t == &mdc_transport_broker;
 }
 
 int mdc_broker_client_new(const struct mdc_settings *s, struct mdc_client **out,
@@ -97,6 +103,7 @@ int mdc_broker_client_new(const struct mdc_settings *s, struct mdc_client **out,
 		mdc_client_free(c);
 		return mdc_nomem(ctx);
 	}
+	c->t = &mdc_transport_broker;
 	c->timeout_s = 60;
 	*out = c;
 	return 0;
@@ -146,14 +153,6 @@ struct mdc_broker_xfer {
 	bool (*confirm)(const json_object *msg, void *arg);
 	void *confirm_arg;
 };
-
-static double mdc_broker_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
 
 static int mdc_broker_send_all(int fd, const char *s, size_t n)
 {
@@ -353,7 +352,7 @@ static int mdc_broker_request(struct mdc_client *c, json_object *body,
 {
 	struct mdc_buf line = MDC_BUF_INIT, in = MDC_BUF_INIT;
 	volatile sig_atomic_t *intr = x->lro ? x->lro->interrupted : NULL;
-	double start = mdc_broker_now();
+	double start = mdc_mono();
 	json_object *ans = NULL;
 	bool sent_confirm = false, accepted = false;
 	int fd = -1, rc;
@@ -429,12 +428,12 @@ static int mdc_broker_request(struct mdc_client *c, json_object *body,
 				      "started (see 'mdcctl history' and 'mdcctl describe')");
 			goto out;
 		}
-		if (!accepted && mdc_broker_now() - start > MDC_BROKER_ACCEPT_TIMEOUT_S) {
+		if (!accepted && mdc_mono() - start > MDC_BROKER_ACCEPT_TIMEOUT_S) {
 			rc = mdc_fail(ctx, MDC_ERR_TIMEOUT, "broker '%s' took the connection but does "
 				      "not answer (is mdcd stopped or stuck? see its log)", c->broker);
 			goto out;
 		}
-		if (x->timeout_s > 0 && mdc_broker_now() - start > x->timeout_s) {
+		if (x->timeout_s > 0 && mdc_mono() - start > x->timeout_s) {
 			rc = mdc_fail(ctx, MDC_ERR_TIMEOUT, "broker '%s' gave no answer in %.0f s",
 				      c->broker, x->timeout_s);
 			goto out;

@@ -1,5 +1,6 @@
 /* mdc_client_int.h - the client's private state, shared by mdc_api.c,
- * mdc_auth.c and mdc_lro.c only.  Front ends use mdc_client.h.  (owner: client) */
+ * mdc_auth.c, mdc_lro.c, mdc_broker.c and mdc_update.c only.  Front ends
+ * use mdc_client.h.  (owner: client) */
 #ifndef MDC_CLIENT_INT_H
 #define MDC_CLIENT_INT_H
 
@@ -8,7 +9,37 @@
 #include "mdc_client.h"
 #include "mdc_http.h"
 
+struct mdc_intent;
+struct mdc_plan;
+struct mdc_update_opts;
+
+/* How a client reaches the API, chosen once when it is made: directly
+ * over HTTP (mdc_client_new) or through mdcd's broker
+ * (mdc_broker_client_new).  mdc_api_call and mdc_update_run go through
+ * it; nothing else asks which one a client has. */
+struct mdc_transport {
+	const char *name;
+	/* mdc_api_call's contract */
+	int (*call)(struct mdc_client *c, const char *method, const char *path,
+		    const char *query, const json_object *body, json_object **resp,
+		    struct mdc_ctx *ctx);
+	/* mdc_update_run's contract */
+	int (*update)(struct mdc_client *c, const struct mdc_settings *s,
+		      const struct mdc_intent *in, const struct mdc_update_opts *o,
+		      struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx);
+};
+
+/* the direct transport: mdc_api.c's HTTP call, mdc_update.c's safe write */
+extern const struct mdc_transport mdc_transport_api;
+/* mdcd's socket (mdc_broker.c) */
+extern const struct mdc_transport mdc_transport_broker;
+/* the safe write itself, run here (the API transport) or by mdcd */
+int mdc_update_direct(struct mdc_client *c, const struct mdc_settings *s,
+		      const struct mdc_intent *in, const struct mdc_update_opts *o,
+		      struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx);
+
 struct mdc_client {
+	const struct mdc_transport *t;	/* set once by the constructor */
 	char *endpoint;			/* without a trailing slash */
 	bool loopback;			/* plain http to 127.0.0.1: emulator rules */
 	char *token_file;

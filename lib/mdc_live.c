@@ -669,39 +669,26 @@ int mdc_live_pools_covering(const char *conf_path, const char *hostlist,
 	 * host lists (which may hold commas inside brackets) */
 	{
 		struct mdc_buf rest = MDC_BUF_INIT;
-		int depth = 0;
-		const char *s = hostlist, *start = hostlist;
+		struct mdc_strv list = MDC_STRV_INIT;
 
-		for (;; s++) {
-			if (*s == '[')
-				depth++;
-			else if (*s == ']')
-				depth--;
-			if ((*s == ',' && depth == 0) || !*s) {
-				char *item = strndup(start, (size_t) (s - start));
+		rc = mdc_strv_split_list(&list, hostlist);
+		for (size_t i = 0; !rc && i < list.n; i++) {
+			const char *item = list.v[i];
 
-				if (!item) {
-					rc = MDC_ERR_NOMEM;
-					break;
-				}
-				if (!strcasecmp(item, "ALL")) {
-					/* Slurm's every node: every pool, as the plan
-					 * reads it (sc_translate nodes_to_pools) */
-					for (size_t k = 0; !rc && k < pm.names.n; k++)
-						if (!mdc_strv_has(pools, pm.names.v[k]))
-							rc = mdc_strv_push(pools, pm.names.v[k]);
-				} else if (mdc_strv_has(&pm.names, item)) {
-					if (!mdc_strv_has(pools, item))
-						rc = mdc_strv_push(pools, item);
-				} else if (*item) {
-					rc = mdc_buf_addf(&rest, "%s%s", rest.len ? "," : "", item);
-				}
-				free(item);
-				if (rc || !*s)
-					break;
-				start = s + 1;
+			if (!strcasecmp(item, "ALL")) {
+				/* Slurm's every node: every pool, as the plan
+				 * reads it (sc_translate nodes_to_pools) */
+				for (size_t k = 0; !rc && k < pm.names.n; k++)
+					if (!mdc_strv_has(pools, pm.names.v[k]))
+						rc = mdc_strv_push(pools, pm.names.v[k]);
+			} else if (mdc_strv_has(&pm.names, item)) {
+				if (!mdc_strv_has(pools, item))
+					rc = mdc_strv_push(pools, item);
+			} else {
+				rc = mdc_buf_addf(&rest, "%s%s", rest.len ? "," : "", item);
 			}
 		}
+		mdc_strv_free(&list);
 		if (!rc && rest.len)
 			rc = mdc_strv_push(&items, mdc_buf_str(&rest));
 		mdc_buf_free(&rest);

@@ -49,14 +49,6 @@ int mdc_intr_install(volatile sig_atomic_t *flag, struct mdc_ctx *ctx)
 	return 0;
 }
 
-double mdc_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 bool mdc_sleep(double s, const volatile sig_atomic_t *extra)
 {
 	double until = mdc_mono() + s, left;

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include "mdc_err.h"
+#include "mdc_time.h"
 
 /* The front end's SIGINT flag: once set (by its handler), every sleep,
  * lock wait and HTTP transfer in the library stops promptly with
@@ -26,8 +27,7 @@ bool mdc_intr_pending(const volatile sig_atomic_t *extra);
 /* Sleep S seconds in short slices; false (early) when interrupted (see
  * mdc_intr_pending; EXTRA may be NULL).  The only sleep the client uses. */
 bool mdc_sleep(double s, const volatile sig_atomic_t *extra);
-/* CLOCK_MONOTONIC in seconds. */
-double mdc_mono(void);
+/* mdc_mono(), CLOCK_MONOTONIC in seconds: mdc_time.h */
 
 /* A process that holds a credential: no core file (RLIMIT_CORE 0) and not
  * dumpable (PR_SET_DUMPABLE 0, which also keeps other processes of the same

@@ -21,18 +21,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "mdc_run.h"
+#include "mdc_time.h"
 
 extern char **environ;
 
 #define MDC_RUN_CAP_DEFAULT (1024 * 1024)
-
-static double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
 
 static void close_fd(int *fd)
 {
@@ -116,7 +109,7 @@ static int runnable(const char *prog, bool search)
 	}
 }
 
-/* Reap PID if it exits before DEADLINE (mono()): true with *WS set; false
+/* Reap PID if it exits before DEADLINE (mdc_mono()): true with *WS set; false
  * when it did not (*TIMED_OUT) or waitpid failed.  A program has usually
  * exited just after closing its streams: the first looks come after 0.5,
  * 1, 2 ms, then every 10 ms (a fixed 10 ms cost every Slurm check 10 ms). */
@@ -132,7 +125,7 @@ static bool reap_by(pid_t pid, double deadline, int *ws, bool *timed_out)
 			return true;
 		if (w < 0 && errno != EINTR)
 			return false;
-		if (mono() >= deadline) {
+		if (mdc_mono() >= deadline) {
 			*timed_out = true;
 			return false;
 		}
@@ -226,46 +219,56 @@ out:
 	return rc;
 }
 
-int mdc_run_finish(struct mdc_run_child *c, const struct mdc_run_opts *o, struct mdc_buf *out,
-		   struct mdc_buf *err, struct mdc_run_result *res, struct mdc_ctx *ctx)
-{
-	static const struct mdc_run_opts dflt;
+/* SIGPIPE blocked in this thread while we write a child's stdin: a child
+ * that exits before reading it must not kill the caller; a SIGPIPE the
+ * write raised is taken back in pipe_guard_off. */
+struct pipe_guard {
 	sigset_t pipe_only, old;
-	bool masked = false, pipe_was_pending = false;
-	int rc = 0, ws = 0;
-	size_t cap, inoff = 0;
-	double deadline;
+	bool on, was_pending;
+};
 
-	if (!o)
-		o = &dflt;
-	cap = o->out_cap ? o->out_cap : MDC_RUN_CAP_DEFAULT;
-	res->status = -1;
-	res->timed_out = res->truncated = false;
-	if (c->in >= 0) {
-		/* a child that exits before reading its stdin must not kill
-		 * the caller with SIGPIPE: blocked in this thread, and a
-		 * SIGPIPE this write raised is taken back below */
-		sigemptyset(&pipe_only);
-		sigaddset(&pipe_only, SIGPIPE);
-		pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
-		masked = true;
-		{
-			sigset_t pend;
+static void pipe_guard_on(struct pipe_guard *g)
+{
+	sigset_t pend;
 
-			sigpending(&pend);
-			pipe_was_pending = sigismember(&pend, SIGPIPE);
-		}
-		if (!o->in || !o->inlen)
-			close_fd(&c->in);
-	}
-	deadline = o->timeout_s > 0 ? mono() + o->timeout_s : 0;
+	sigemptyset(&g->pipe_only);
+	sigaddset(&g->pipe_only, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &g->pipe_only, &g->old);
+	g->on = true;
+	sigpending(&pend);
+	g->was_pending = sigismember(&pend, SIGPIPE);
+}
+
+static void pipe_guard_off(struct pipe_guard *g)
+{
+	struct timespec zero = { 0, 0 };
+	sigset_t pend;
+
+	if (!g->on)
+		return;
+	sigpending(&pend);
+	if (!g->was_pending && sigismember(&pend, SIGPIPE))
+		sigtimedwait(&g->pipe_only, NULL, &zero);
+	pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
+
+/* Feed C's stdin from O and read its stdout/stderr into OUT/ERR (CAP
+ * bytes each) until every stream is closed or DEADLINE (0: none) passes
+ * (res->timed_out). */
+static int pump(struct mdc_run_child *c, const struct mdc_run_opts *o, struct mdc_buf *out,
+		struct mdc_buf *err, size_t cap, double deadline, struct mdc_run_result *res,
+		struct mdc_ctx *ctx)
+{
+	size_t inoff = 0;
+	int rc = 0;
+
 	while (c->out >= 0 || c->err >= 0 || c->in >= 0) {
 		struct pollfd pfd[3] = { { c->out, POLLIN, 0 }, { c->err, POLLIN, 0 },
 					 { c->in, POLLOUT, 0 } };
 		int wait_ms = -1, pr;
 
 		if (deadline) {
-			double left = deadline - mono();
+			double left = deadline - mdc_mono();
 
 			if (left <= 0) {
 				res->timed_out = true;
@@ -274,11 +277,9 @@ int mdc_run_finish(struct mdc_run_child *c, const struct mdc_run_opts *o, struct
 			wait_ms = (int) (left * 1000) + 1;
 		}
 		pr = poll(pfd, 3, wait_ms);
-		if (pr < 0 && errno != EINTR) {
-			rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", c->prog,
-				      strerror(errno));
-			break;
-		}
+		if (pr < 0 && errno != EINTR)
+			return mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", c->prog,
+					strerror(errno));
 		if (pr <= 0)
 			continue;
 		if (pfd[0].revents && drain(&c->out, out, cap, &res->truncated))
@@ -293,42 +294,62 @@ int mdc_run_finish(struct mdc_run_child *c, const struct mdc_run_opts *o, struct
 			if ((n < 0 && errno != EINTR && errno != EAGAIN) || inoff >= o->inlen)
 				close_fd(&c->in);
 		}
-		if (rc) {
-			mdc_nomem(ctx);
-			break;
-		}
+		if (rc)
+			return mdc_nomem(ctx);
 	}
+	return 0;
+}
+
+/* C's exit status into res->status.  Its streams closed is not the
+ * program gone: the bound DEADLINE holds till it exits; past it, or when
+ * we stopped listening (FAILED), it is killed, never waited on. */
+static int reap(struct mdc_run_child *c, double deadline, bool failed,
+		struct mdc_run_result *res, struct mdc_ctx *ctx)
+{
+	int ws = 0;
+
+	if (deadline && !res->timed_out && !failed &&
+	    reap_by(c->pid, deadline, &ws, &res->timed_out)) {
+		res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+		return 0;
+	}
+	if (res->timed_out || failed)
+		kill(c->pid, SIGKILL);
+	while (waitpid(c->pid, &ws, 0) < 0)
+		if (errno != EINTR)
+			return failed ? 0 : mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s",
+						     c->prog, strerror(errno));
+	res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return 0;
+}
+
+int mdc_run_finish(struct mdc_run_child *c, const struct mdc_run_opts *o, struct mdc_buf *out,
+		   struct mdc_buf *err, struct mdc_run_result *res, struct mdc_ctx *ctx)
+{
+	static const struct mdc_run_opts dflt;
+	struct pipe_guard guard = { .on = false };
+	double deadline;
+	int rc, rc2;
+
+	if (!o)
+		o = &dflt;
+	res->status = -1;
+	res->timed_out = res->truncated = false;
+	if (c->in >= 0) {
+		pipe_guard_on(&guard);
+		if (!o->in || !o->inlen)
+			close_fd(&c->in);
+	}
+	deadline = o->timeout_s > 0 ? mdc_mono() + o->timeout_s : 0;
+	rc = pump(c, o, out, err, o->out_cap ? o->out_cap : MDC_RUN_CAP_DEFAULT, deadline, res,
+		  ctx);
 	close_fd(&c->in);
 	close_fd(&c->out);
 	close_fd(&c->err);
-	/* streams closed is not the program gone: the bound holds till it exits */
-	if (deadline && !res->timed_out && !rc && reap_by(c->pid, deadline, &ws, &res->timed_out)) {
-		res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-		goto out;
-	}
-	/* at the bound, or when we stopped listening: never wait on it */
-	if (res->timed_out || rc)
-		kill(c->pid, SIGKILL);
-	while (waitpid(c->pid, &ws, 0) < 0)
-		if (errno != EINTR) {
-			if (!rc)
-				rc = mdc_fail(ctx, MDC_ERR_IO, "waiting for '%s': %s", c->prog,
-					      strerror(errno));
-			goto out;
-		}
-	res->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-out:
-	if (masked) {
-		struct timespec zero = { 0, 0 };
-		sigset_t pend;
-
-		sigpending(&pend);
-		if (!pipe_was_pending && sigismember(&pend, SIGPIPE))
-			sigtimedwait(&pipe_only, NULL, &zero);
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
-	}
+	rc2 = reap(c, deadline, rc != 0, res, ctx);
+	pipe_guard_off(&guard);
 	free(c);
-	return rc;
+	return rc ? rc : rc2;
 }
 
 int mdc_run(char *const *argv, const struct mdc_run_opts *o, struct mdc_buf *out,

@@ -16,6 +16,7 @@
 #include "mdc_broker.h"
 #include "mdc_buf.h"
 #include "mdc_client.h"
+#include "mdc_client_int.h"
 #include "mdc_json.h"
 #include "mdc_lock.h"
 #include "mdc_log.h"
@@ -377,6 +378,14 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 		   const struct mdc_intent *in, const struct mdc_update_opts *o,
 		   struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx)
 {
+	/* through mdcd, it runs mdc_update_direct there */
+	return c->t->update(c, s, in, o, plan_out, op_out, ctx);
+}
+
+int mdc_update_direct(struct mdc_client *c, const struct mdc_settings *s,
+		      const struct mdc_intent *in, const struct mdc_update_opts *o,
+		      struct mdc_plan *plan_out, json_object **op_out, struct mdc_ctx *ctx)
+{
 	struct mdc_plan local, *plan = plan_out ? plan_out : &local;
 	double lock_timeout = o->lock_timeout_s > 0 ? o->lock_timeout_s :
 			      o->lro.timeout_s > 0 ? o->lro.timeout_s : MDC_LOCK_WAIT_DEFAULT_S;
@@ -386,8 +395,6 @@ int mdc_update_run(struct mdc_client *c, const struct mdc_settings *s,
 	int lock = -1, rc;
 	bool sent = false;
 
-	if (mdc_client_is_brokered(c))	/* mdcd runs this same function */
-		return mdc_broker_update(c, s, in, o, plan_out, op_out, ctx);
 	memset(plan, 0, sizeof(*plan));
 	if (op_out)
 		*op_out = NULL;

@@ -224,16 +224,7 @@ bool mdc_value_memory_mb(const char *s, long long *mb)
 
 int mdc_value_bool(const char *v)
 {
-	static const char *const yes[] = { "yes", "true", "up", "1" };
-	static const char *const no[] = { "no", "false", "down", "0" };
-
-	for (size_t i = 0; v && i < 4; i++) {
-		if (!strcasecmp(v, yes[i]))
-			return 1;
-		if (!strcasecmp(v, no[i]))
-			return 0;
-	}
-	return -1;
+	return sc_value_bool(v);	/* Slurm's words, one table (sc_options.c) */
 }
 
 /* ---- words ------------------------------------------------------------- */
@@ -472,13 +463,15 @@ char *mdc_value_norm(const char *key, const char *value)
 		snprintf(buf, sizeof(buf), "%lld", n);
 		return strdup(buf);
 	case MDC_V_UINT: {
-		const char *p = value;
+		const struct sc_option *opt = sc_opt_find(key, ~0u);
+		unsigned long long u;
 
 		if (is_unlimited(value) || !strcasecmp(value, "NONE"))
 			return strdup(!strcasecmp(value, "NONE") ? "NONE" : "UNLIMITED");
-		if (!num(&p, &n) || *p)
+		/* as slurmctld reads it: 0x10 and 16 are one value, 4k is 4096 */
+		if (!*value || sc_value_uint(value, opt ? opt->type : SC_T_UINT64, &u))
 			break;
-		snprintf(buf, sizeof(buf), "%lld", n);
+		snprintf(buf, sizeof(buf), "%llu", u);
 		return strdup(buf);
 	}
 	case MDC_V_BOOL:

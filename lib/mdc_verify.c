@@ -7,6 +7,8 @@
 #include <time.h>
 #include "mdc_live.h"
 #include "mdc_log.h"
+#include "mdc_proc.h"
+#include "mdc_time.h"
 #include "mdc_value.h"
 #include "mdc_verify.h"
 
@@ -22,29 +24,6 @@ struct vcheck {
 	bool listed;		/* the key was in scontrol's output at all */
 	bool ok;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-/* Sleep S seconds in small steps so Ctrl-C is noticed. */
-static bool nap(double s, volatile sig_atomic_t *interrupted)
-{
-	double end = now_s() + s;
-
-	while (now_s() < end) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-
-		if (interrupted && *interrupted)
-			return false;
-		nanosleep(&ts, NULL);
-	}
-	return !(interrupted && *interrupted);
-}
 
 static bool is_restart_key(const struct mdc_plan *plan, const char *key)
 {
@@ -232,7 +211,7 @@ int mdc_verify_plan(const struct mdc_plan *plan, const struct mdc_verify_opts *o
 	v->checks = n;
 	if (!n)
 		goto out;
-	deadline = now_s() + timeout;
+	deadline = mdc_mono() + timeout;
 	for (bool first = true;; first = false) {
 		mdc_ctx_clear(&lctx);
 		rc = look(o, vc, n, &cfg, &parts, &all_ok, &lctx);
@@ -249,12 +228,12 @@ int mdc_verify_plan(const struct mdc_plan *plan, const struct mdc_verify_opts *o
 		v->live = v->live || !rc;
 		/* a file scontrol cannot parse stays broken until the next
 		 * update: no point waiting for the sync */
-		if ((!rc && all_ok) || now_s() >= deadline ||
+		if ((!rc && all_ok) || mdc_mono() >= deadline ||
 		    (rc && strstr(lctx.msg, "configuration file")))
 			break;
 		if (rc)
 			mdc_debug("verify: %s (retrying)", lctx.msg);
-		if (!nap(interval, o->interrupted)) {
+		if (!mdc_sleep(interval, o->interrupted)) {
 			rc = mdc_fail(ctx, MDC_ERR_INTERRUPTED, "interrupted while verifying: check "
 				      "'scontrol show config' and 'scontrol show partition' yourself");
 			goto out;
@@ -274,7 +253,7 @@ int mdc_verify_plan(const struct mdc_plan *plan, const struct mdc_verify_opts *o
 		rc = mdc_fail(ctx, MDC_ERR_VERIFY, "applied, but slurmctld does not show it (checked for "
 			      "%.0f s): %s (the service validates each parameter alone, not their combination: check the "
 			      "slurmctld log and 'scontrol show config', then fix or revert the change)",
-			      now_s() - (deadline - timeout), v->missing.v[0]);
+			      mdc_mono() - (deadline - timeout), v->missing.v[0]);
 out:
 	if (rc == MDC_ERR_NOMEM)
 		mdc_fail(ctx, rc, "out of memory while verifying");

@@ -62,34 +62,6 @@ static int note(struct tr *t, bool refusal, const char *file, int line, const ch
 	return 0;
 }
 
-/* Split a Slurm list on the commas outside brackets ("a[1-2],b"). */
-static int split_nodes(const char *s, struct mdc_strv *out)
-{
-	const char *start = s, *p;
-	int depth = 0;
-
-	for (p = s;; p++) {
-		if (*p == '[')
-			depth++;
-		else if (*p == ']' && depth)
-			depth--;
-		if (!*p || (*p == ',' && !depth)) {
-			if (p > start) {
-				char *e = strndup(start, (size_t) (p - start));
-
-				if (!e || mdc_strv_push(out, e)) {
-					free(e);
-					return MDC_ERR_NOMEM;
-				}
-				free(e);
-			}
-			if (!*p)
-				return 0;
-			start = p + 1;
-		}
-	}
-}
-
 static const char *pool_of(const struct tr *t, const char *name)
 {
 	size_t i;
@@ -140,7 +112,7 @@ static int map_pools(struct tr *t, const json_object *spec)
 		if (r->type != SC_REC_NODESET || !(pool = pool_of(t, r->name)))
 			continue;
 		nodes = sc_record_get(r, "Nodes");
-		if (nodes && split_nodes(nodes, &names))
+		if (nodes && mdc_strv_split_list(&names, nodes))
 			return NOMEM(t);
 		for (j = 0; j < names.n; j++) {
 			if (alias_add(t, names.v[j], pool)) {
@@ -165,7 +137,7 @@ static int nodes_to_pools(struct tr *t, const char *nodes, struct mdc_strv *out,
 	bad[0] = '\0';
 	if (!nodes)
 		return 0;
-	if (split_nodes(nodes, &el))
+	if (mdc_strv_split_list(&el, nodes))
 		return NOMEM(t);
 	for (i = 0; i < el.n; i++) {
 		const char *pool;

@@ -12,6 +12,7 @@
 #include "mdc_jobs.h"
 #include "mdc_managed.h"
 #include "sc_conf.h"
+#include "sc_options.h"
 
 void mdc_managed_free(struct mdc_managed *m)
 {
@@ -73,15 +74,10 @@ static int mdc_managed_add(struct mdc_managed *m, const char *name)
 	return 0;
 }
 
-/* Slurm's boolean spellings for Default= */
+/* Default=, RootOnly=: as slurmctld reads them (its words, sc_value_bool) */
 static bool mdc_managed_yes(const char *v)
 {
-	static const char *const yes[] = { "yes", "y", "true", "1", "on" };
-
-	for (size_t i = 0; v && i < sizeof(yes) / sizeof(yes[0]); i++)
-		if (!strcasecmp(v, yes[i]))
-			return true;
-	return false;
+	return sc_value_bool(v) == 1;
 }
 
 int mdc_managed_load(const char *path, struct mdc_managed **out, struct mdc_ctx *ctx)

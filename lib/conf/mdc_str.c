@@ -163,6 +163,33 @@ int mdc_strv_split(struct mdc_strv *sv, const char *s, const char *seps)
 	return rc;
 }
 
+int mdc_strv_split_list(struct mdc_strv *sv, const char *s)
+{
+	const char *start = s;
+	int depth = 0;
+
+	for (const char *p = s; p; p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']' && depth)
+			depth--;
+		if (*p && (*p != ',' || depth))
+			continue;
+		if (p > start) {
+			char *e = strndup(start, (size_t) (p - start));
+			int rc = e ? mdc_strv_push(sv, e) : MDC_ERR_NOMEM;
+
+			free(e);
+			if (rc)
+				return rc;
+		}
+		if (!*p)
+			return 0;
+		start = p + 1;
+	}
+	return 0;
+}
+
 char *mdc_strv_join(const struct mdc_strv *sv, const char *sep)
 {
 	struct mdc_buf b = MDC_BUF_INIT;

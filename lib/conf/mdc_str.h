@@ -36,6 +36,10 @@ int mdc_strv_pushf(struct mdc_strv *sv, const char *fmt, ...)
 bool mdc_strv_has(const struct mdc_strv *sv, const char *s);
 /* Split S on any byte of SEPS, dropping empty fields and trimming each. */
 int mdc_strv_split(struct mdc_strv *sv, const char *s, const char *seps);
+/* Split a Slurm list S on the commas outside brackets ("a[1-2,4],b" is
+ * "a[1-2,4]" and "b"), dropping empty fields, nothing trimmed: the one
+ * splitter of host lists and node lists.  0 or MDC_ERR_NOMEM. */
+int mdc_strv_split_list(struct mdc_strv *sv, const char *s);
 /* Join with SEP; the caller frees the result (NULL on ENOMEM). */
 char *mdc_strv_join(const struct mdc_strv *sv, const char *sep);
 void mdc_strv_sort(struct mdc_strv *sv);

@@ -361,14 +361,12 @@ long long sc_time_seconds(const char *v)
  * applies them to typed keys; NULL if VALUE is acceptable, else why. */
 static const char *slurm_value_error(const struct sc_option *opt, const char *v)
 {
-	unsigned long long max, n;
-	char *end;
-
 	switch (opt->type) {
-	case SC_T_UINT16: max = 0xffff; break;
-	case SC_T_UINT32: max = 0xffffffffULL; break;
+	case SC_T_UINT16:
+	case SC_T_UINT32:
 	case SC_T_UINT64:
-	case SC_T_MEMORY: max = ~0ULL; break;
+	case SC_T_MEMORY:
+		return sc_value_uint(v, opt->type, NULL);
 	case SC_T_BOOL:
 		return sc_opt_value_is_bool(v) ? NULL : "expected YES or NO";
 	case SC_T_TIME:
@@ -385,21 +383,6 @@ static const char *slurm_value_error(const struct sc_option *opt, const char *v)
 	default:
 		return NULL;
 	}
-	if (!strcasecmp(v, "UNLIMITED") || !strcasecmp(v, "INFINITE"))
-		return NULL;
-	errno = 0;
-	n = strtoull(v, &end, 0);
-	if (opt->type == SC_T_UINT32 && (*end == 'k' || *end == 'K')) {
-		n *= 1024;
-		end++;
-	}
-	if (*end)
-		return "expected a number";
-	if (errno == ERANGE || n > max)
-		return "number out of range";
-	if (v[0] == '-')
-		return "expected a number not below zero";
-	return NULL;
 }
 
 /* ---- storing ---- */
@@ -760,27 +743,19 @@ static const int *def_opts(struct parser *ps, enum sc_rec_type type, long di)
 	return o;
 }
 
-/* A record line: NAME=VALUE then the keys of its scope.  The keys are
- * gathered in the parser's scratch and given to the record, in one
- * arena block, once the line is read (also after an error: CONF keeps
- * what was read). */
-static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type type,
-			const struct pair *first)
+/* A new record of TYPE named by FIRST at the end of the parser's
+ * records (*IDX), its keys still to come; the key stamps renewed. */
+static int rec_open(struct parser *ps, struct lline *l, enum sc_rec_type type,
+		    const struct pair *first, size_t *idx)
 {
 	struct sc_conf *c = ps->conf;
 	struct sc_record *rec;
-	struct pair pr;
-	const struct sc_option *opt;
-	const char *where = rec_types[type].where;
-	size_t off = first->next, idx, npair = 0, first_idx;
-	long di;
-	int rc = 0, rc2;
 
 	if (c->nrecs == c->recs_cap &&	/* geometric: 10^5 records stay linear */
 	    grow(&c->recs, &c->recs_cap, c->nrecs + 1, sizeof(*c->recs)))
 		return mdc_nomem(ps->ctx);
-	idx = c->nrecs;
-	rec = &c->recs[idx];
+	*idx = c->nrecs;
+	rec = &c->recs[*idx];
 	memset(rec, 0, sizeof(*rec));
 	rec->type = type;
 	rec->name = l->s + first->val_off;
@@ -796,37 +771,59 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 		memset(ps->seen_gen, 0, ps->nopts * sizeof(*ps->seen_gen));
 		ps->gen = 1;
 	}
+	return 0;
+}
+
+/* The option of the record key PR (key terminated), through the memo of
+ * the NPAIR-th key of TYPE's lines (the same keys in the same order on
+ * most lines of a file). */
+static int rec_key_opt(struct parser *ps, struct lline *l, enum sc_rec_type type,
+		       const struct pair *pr, size_t npair, const struct sc_option **opt)
+{
+	char *key = l->s + pr->key_off;
+	struct key_memo *km = npair < KEY_MEMO ? &ps->memo[type][npair] : NULL;
+	const char *where = rec_types[type].where;
+	int rc;
+
+	if (km && km->len == pr->key_len && !memcmp(km->key, key, pr->key_len)) {
+		*opt = km->opt;
+		return 0;
+	}
+	rc = lookup(ps, l, pr->key_off, key, rec_types[type].scope, where, opt);
+	if (!rc && *opt && ((*opt)->flags & SC_OPT_RECORD))
+		return soft(ps, l->file, LN(l, pr->key_off), CL(l, pr->key_off),
+			    "key \"%s\" is not allowed %s", key, where);
+	if (!rc && *opt && km) {
+		km->key = key;
+		km->len = pr->key_len;
+		km->opt = *opt;
+	}
+	return rc;
+}
+
+/* The KEY=VALUE pairs of the record line L from OFF into the parser's
+ * scratch (a key given twice: the last value, with a warning), then
+ * nothing but blanks. */
+static int rec_pairs(struct parser *ps, struct lline *l, enum sc_rec_type type, size_t off)
+{
+	const char *where = rec_types[type].where;
+	struct pair pr;
+	size_t npair = 0;
+	int rc;
 
 	while (next_pair(ps, l, off, &pr)) {
 		char *key = l->s + pr.key_off;
-		struct key_memo *km = npair < KEY_MEMO ? &ps->memo[type][npair] : NULL;
+		const struct sc_option *opt;
 		struct sc_kv *kv;
 		long at;
 
-		npair++;
 		/* the key ends at a blank, an operator or '=': read already */
 		key[pr.key_len] = '\0';
-		if (end_later(ps, l->s + pr.val_off + pr.val_len)) {
-			rc = mdc_nomem(ps->ctx);
-			goto out;
-		}
-		if (km && km->len == pr.key_len && !memcmp(km->key, key, pr.key_len)) {
-			opt = km->opt;
-		} else {
-			rc = lookup(ps, l, pr.key_off, key, rec_types[type].scope, where, &opt);
-			if (!rc && opt && (opt->flags & SC_OPT_RECORD))
-				rc = soft(ps, l->file, LN(l, pr.key_off), CL(l, pr.key_off),
-					  "key \"%s\" is not allowed %s", key, where);
-			else if (!rc && opt && km) {
-				km->key = key;
-				km->len = pr.key_len;
-				km->opt = opt;
-			}
-		}
-		if (!rc)
-			rc = check_pair(ps, l, &pr, opt, key);
-		if (rc)
-			goto out;
+		if (end_later(ps, l->s + pr.val_off + pr.val_len))
+			return mdc_nomem(ps->ctx);
+		if ((rc = rec_key_opt(ps, l, type, &pr, npair++, &opt)) ||
+		    (rc = check_pair(ps, l, &pr, opt, key)))
+			return rc;
 		at = rec_find(ps, key, opt_row(ps, opt));
 		if (at >= 0) {
 			kv = &ps->kv[at];
@@ -836,52 +833,64 @@ static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type typ
 			kv->value = l->s + pr.val_off;
 			kv->col = (unsigned) CL(l, pr.key_off);
 			if (rc)
-				goto out;
+				return rc;
 		} else if ((kv = rec_push(ps, opt_row(ps, opt)))) {
 			kv_fill(kv, key, l->s + pr.val_off, l->file, LN(l, pr.key_off),
 				CL(l, pr.key_off), pr.op, false);
 		} else {
-			rc = mdc_nomem(ps->ctx);
-			goto out;
+			return mdc_nomem(ps->ctx);
 		}
 		off = pr.next;
 	}
 	if (!rest_is_space(l, off)) {
 		off = skip_space(l, off);
-		rc = soft(ps, l->file, LN(l, off), CL(l, off),
-			  "unexpected text \"%.40s\" %s (expected Key=Value)", l->s + off, where);
-		if (rc)
-			goto out;
+		return soft(ps, l->file, LN(l, off), CL(l, off),
+			    "unexpected text \"%.40s\" %s (expected Key=Value)", l->s + off, where);
 	}
+	return 0;
+}
 
-	/* NAME=DEFAULT merges over the previous defaults, as Slurm does; a
-	 * record takes the defaults it does not set */
-	di = ps->last_default[type];
-	if (rec->is_default)
+/* NAME=DEFAULT merges over the previous defaults, as Slurm does; a
+ * record (IDX) takes the defaults it does not set. */
+static int rec_defaults(struct parser *ps, enum sc_rec_type type, size_t idx)
+{
+	struct sc_conf *c = ps->conf;
+	bool is_default = c->recs[idx].is_default;
+	long di = ps->last_default[type];
+	const struct sc_record *old;
+	const int *dopt;
+
+	if (is_default)
 		ps->last_default[type] = (long) idx;
-	if (di >= 0) {
-		const int *dopt = def_opts(ps, type, di);
-		const struct sc_record *old = &c->recs[di];
+	if (di < 0)
+		return 0;
+	if (!(dopt = def_opts(ps, type, di)))
+		return mdc_nomem(ps->ctx);
+	old = &c->recs[di];
+	for (unsigned i = 0; i < old->nkv; i++) {
+		const struct sc_kv *o = &old->kv[i];
+		struct sc_kv *kv;
 
-		if (!dopt) {
-			rc = mdc_nomem(ps->ctx);
-			goto out;
-		}
-		for (unsigned i = 0; i < old->nkv; i++) {
-			const struct sc_kv *o = &old->kv[i];
-			struct sc_kv *kv;
-
-			if (rec_find(ps, o->key, dopt[i]) >= 0)
-				continue;
-			if (!(kv = rec_push(ps, dopt[i]))) {
-				rc = mdc_nomem(ps->ctx);
-				goto out;
-			}
-			*kv = *o;
-			kv->from_default = rec->is_default ? o->from_default : true;
-		}
+		if (rec_find(ps, o->key, dopt[i]) >= 0)
+			continue;
+		if (!(kv = rec_push(ps, dopt[i])))
+			return mdc_nomem(ps->ctx);
+		*kv = *o;
+		kv->from_default = is_default ? o->from_default : true;
 	}
-out:
+	return 0;
+}
+
+/* Give record IDX the keys gathered (also after an error RC: CONF keeps
+ * what was read), index its name, and warn of a name defined again. */
+static int rec_close(struct parser *ps, struct lline *l, enum sc_rec_type type,
+		     const struct pair *first, size_t idx, int rc)
+{
+	struct sc_conf *c = ps->conf;
+	struct sc_record *rec;
+	const struct sc_record *o;
+	size_t first_idx;
+
 	end_now(ps);
 	rec = &c->recs[idx];
 	rec->nkv = (unsigned) ps->nkv;
@@ -890,36 +899,46 @@ out:
 	if (rec->kv)
 		memcpy(rec->kv, ps->kv, ps->nkv * sizeof(*rec->kv));
 	if (rec->is_default && ps->last_default[type] == (long) idx) {
-		int *o = arena_alloc(c->mem, (ps->nkv ? ps->nkv : 1) * sizeof(*o));
+		int *opt = arena_alloc(c->mem, (ps->nkv ? ps->nkv : 1) * sizeof(*opt));
 
-		if (o && ps->nkv)
-			memcpy(o, ps->kvopt, ps->nkv * sizeof(*o));
-		ps->def_opt[type] = o;
+		if (opt && ps->nkv)
+			memcpy(opt, ps->kvopt, ps->nkv * sizeof(*opt));
+		ps->def_opt[type] = opt;
 		ps->def_for[type] = (long) idx;
 	}
 	/* the name index keeps the first record of each name (Slurm's
 	 * parser keeps both; slurmctld uses the first) */
 	first_idx = idx;
-	rc2 = (ps->nkv && !rec->kv) ||
-	      (!rec->is_default && mdc_hash_insert(&c->names[type], rec->name, idx, &first_idx));
-	if (rc2)
+	if ((ps->nkv && !rec->kv) ||
+	    (!rec->is_default && mdc_hash_insert(&c->names[type], rec->name, idx, &first_idx)))
 		return mdc_nomem(ps->ctx);
-	if (rc || rec->is_default)
+	if (rc || rec->is_default || first_idx == idx)
 		return rc;
 	/* Same name twice: Slurm's parser keeps both; slurmctld then uses the
 	 * first partition and refuses a node defined twice. */
-	{
-		const struct sc_record *o;
+	o = &c->recs[first_idx];
+	return pwarn(ps, l->file, rec->line, CL(l, first->val_off),
+		     "%s \"%s\" defined again (first at %s:%d): %s",
+		     rec_types[type].key, rec->name, o->file, o->line,
+		     type == SC_REC_NODE ? "slurmctld refuses a node defined twice" :
+		     "slurmctld uses the first definition");
+}
 
-		if (first_idx == idx)
-			return 0;
-		o = &c->recs[first_idx];
-		return pwarn(ps, l->file, rec->line, CL(l, first->val_off),
-			     "%s \"%s\" defined again (first at %s:%d): %s",
-			     rec_types[type].key, rec->name, o->file, o->line,
-			     type == SC_REC_NODE ? "slurmctld refuses a node defined twice" :
-			     "slurmctld uses the first definition");
-	}
+/* A record line: NAME=VALUE then the keys of its scope.  The keys are
+ * gathered in the parser's scratch and given to the record, in one
+ * arena block, once the line is read (also after an error: CONF keeps
+ * what was read). */
+static int parse_record(struct parser *ps, struct lline *l, enum sc_rec_type type,
+			const struct pair *first)
+{
+	size_t idx = 0;
+	int rc;
+
+	if ((rc = rec_open(ps, l, type, first, &idx)))
+		return rc;
+	if (!(rc = rec_pairs(ps, l, type, first->next)))
+		rc = rec_defaults(ps, type, idx);
+	return rec_close(ps, l, type, first, idx, rc);
 }
 
 /* ---- global lines ---- */
@@ -996,52 +1015,57 @@ static int parse_global(struct parser *ps, struct lline *l, const struct pair *p
 static int parse_text(struct parser *ps, char *text, size_t len,
 		      const char *file, int depth);
 static char *template_opaque(const char *text, size_t len, size_t *outlen);
-/* "include FILE" at the start of a logical line (Slurm: case-insensitive,
- * then blanks, then the file name up to a blank). */
-static int parse_include(struct parser *ps, const struct lline *l)
+/* The file name of "include FILE" line L (*START: its offset), or
+ * *NAME NULL when the line is refused (no name, text after it, includes
+ * disabled, a templated name or a wildcard). */
+static int include_name(struct parser *ps, const struct lline *l, size_t *start, char **name)
 {
-	struct mdc_buf path = MDC_BUF_INIT;
-	char *name = NULL, *full = NULL, *real = NULL, *text = NULL, *body;
-	const char *p;
-	size_t off = 7, start, tlen = 0, i;
-	int rc = 0;
+	size_t off = skip_space(l, 7);
+	int rc;
 
-	off = skip_space(l, off);
-	start = off;
+	*name = NULL;
+	*start = off;
 	while (off < l->len && !isspace((unsigned char) l->s[off]))
 		off++;
-	if (start == off) {
-		rc = perr(ps, l->file, LN(l, 0), CL(l, 0), "\"Include\" needs a file name");
-		goto out;
-	}
+	if (*start == off)
+		return perr(ps, l->file, LN(l, 0), CL(l, 0), "\"Include\" needs a file name");
 	if (!rest_is_space(l, off)) {
 		size_t o = skip_space(l, off);
 
-		rc = perr(ps, l->file, LN(l, o), CL(l, o),
-			  "unexpected text \"%.40s\" after the included file name", l->s + o);
-		goto out;
+		return perr(ps, l->file, LN(l, o), CL(l, o),
+			    "unexpected text \"%.40s\" after the included file name", l->s + o);
 	}
-	name = strndup(l->s + start, off - start);
-	if (!name) {
-		rc = mdc_nomem(ps->ctx);
-		goto out;
-	}
-	if (ps->conf->flags & SC_PARSE_NO_INCLUDE) {
-		rc = perr(ps, l->file, LN(l, start), CL(l, start),
-			  "\"Include %s\": includes are disabled here", name);
-		goto out;
-	}
-	if (strstr(name, SC_TEMPLATE_TOKEN)) {
-		rc = pwarn(ps, l->file, LN(l, start), CL(l, start),
-			   "\"Include %s\": a templated file name: not followed", name);
-		goto out;
-	}
-	if (strpbrk(name, "*?[")) {
-		rc = perr(ps, l->file, LN(l, start), CL(l, start),
-			  "\"Include %s\": wildcards are not supported: include each file by name", name);
-		goto out;
-	}
-	/* %c: the ClusterName read so far, in lower case (Slurm's rule) */
+	if (!(*name = strndup(l->s + *start, off - *start)))
+		return mdc_nomem(ps->ctx);
+	if (ps->conf->flags & SC_PARSE_NO_INCLUDE)
+		rc = perr(ps, l->file, LN(l, *start), CL(l, *start),
+			  "\"Include %s\": includes are disabled here", *name);
+	else if (strstr(*name, SC_TEMPLATE_TOKEN))
+		rc = pwarn(ps, l->file, LN(l, *start), CL(l, *start),
+			   "\"Include %s\": a templated file name: not followed", *name);
+	else if (strpbrk(*name, "*?["))
+		rc = perr(ps, l->file, LN(l, *start), CL(l, *start),
+			  "\"Include %s\": wildcards are not supported: include each file by name",
+			  *name);
+	else
+		return 0;
+	free(*name);
+	*name = NULL;
+	return rc;
+}
+
+/* NAME as a path (*FULL: %c is the ClusterName read so far, in lower
+ * case, Slurm's rule; relative to the including file's folder) and the
+ * file it names (*REAL), or *REAL NULL when it cannot be included (too
+ * deep, missing, already being read). */
+static int include_resolve(struct parser *ps, const struct lline *l, size_t start,
+			   const char *name, char **full, char **real)
+{
+	struct mdc_buf path = MDC_BUF_INIT;
+	const char *p;
+	int rc = 0;
+
+	*full = *real = NULL;
 	for (p = name; *p; p++) {
 		if (p[0] == '%' && p[1] == 'c') {
 			const char *cn = sc_conf_get(ps->conf, "ClusterName");
@@ -1058,13 +1082,8 @@ static int parse_include(struct parser *ps, const struct lline *l)
 			mdc_buf_addc(&path, *p);
 		}
 	}
-	if (!path.s) {
-		rc = mdc_nomem(ps->ctx);
-		goto out;
-	}
-	full = path.s[0] == '/' || !strcmp(l->dir, ".") ? strdup(path.s) :
-	       mdc_path_join(l->dir, path.s);
-	if (!full) {
+	if (!path.s || !(*full = path.s[0] == '/' || !strcmp(l->dir, ".") ? strdup(path.s) :
+				  mdc_path_join(l->dir, path.s))) {
 		rc = mdc_nomem(ps->ctx);
 		goto out;
 	}
@@ -1073,60 +1092,81 @@ static int parse_include(struct parser *ps, const struct lline *l)
 			  "\"Include %s\": more than %d nested includes", name, SC_INCLUDE_MAX);
 		goto out;
 	}
-	real = realpath(full, NULL);
-	if (!real) {
+	if (!(*real = realpath(*full, NULL))) {
 		rc = soft(ps, l->file, LN(l, start), CL(l, start),
-			  "cannot read included file \"%s\": %s", full, strerror(errno));
+			  "cannot read included file \"%s\": %s", *full, strerror(errno));
 		goto out;
 	}
-	for (i = 0; i < ps->stack.n; i++)
-		if (!strcmp(ps->stack.v[i], real)) {
+	for (size_t i = 0; i < ps->stack.n; i++)
+		if (!strcmp(ps->stack.v[i], *real)) {
 			rc = perr(ps, l->file, LN(l, start), CL(l, start),
-				  "include loop: \"%s\" is already being read", full);
+				  "include loop: \"%s\" is already being read", *full);
+			free(*real);
+			*real = NULL;
 			goto out;
 		}
-	{
-		struct mdc_ctx rctx;
-		size_t left = ps->tree_bytes < SC_TREE_MAX_BYTES ?
-			      SC_TREE_MAX_BYTES - ps->tree_bytes : 0;
-		struct stat st;
+out:
+	mdc_buf_free(&path);
+	return rc;
+}
 
-		mdc_ctx_clear(&rctx);
-		if (stat(full, &st) == 0 && !S_ISREG(st.st_mode)) {
-			rc = perr(ps, l->file, LN(l, start), CL(l, start),
-				  "included file \"%s\" is not a regular file", full);
-			goto out;
-		}
-		if (++ps->tree_files > SC_TREE_MAX_FILES) {
-			rc = perr(ps, l->file, LN(l, start), CL(l, start),
-				  "\"Include %s\": more than %d included files in all", name,
-				  SC_TREE_MAX_FILES);
-			goto out;
-		}
-		/* the regular-file check again on the open file, without blocking
-		 * (it may have become a FIFO since the stat) */
-		if (mdc_read_regular(full, left < SC_FILE_MAX_BYTES ? left : SC_FILE_MAX_BYTES, 0,
-				     &text, &tlen, &rctx)) {
-			if (st.st_size > 0 && (unsigned long long) st.st_size > left)
-				rc = perr(ps, l->file, LN(l, start), CL(l, start),
-					  "\"Include %s\": the included files total more than %lu MiB",
-					  name, SC_TREE_MAX_BYTES >> 20);
-			else if (strstr(rctx.msg, "larger than") || strstr(rctx.msg, "regular file"))
-				rc = perr(ps, l->file, LN(l, start), CL(l, start),
-					  "included file %s", rctx.msg);
-			else
-				rc = soft(ps, l->file, LN(l, start), CL(l, start),
-					  "cannot read included file \"%s\": %s", full, rctx.msg);
-			goto out;
-		}
-		ps->tree_bytes += tlen;
+/* The text of included file FULL (*TEXT, *TLEN bytes), within the tree's
+ * bounds, or *TEXT NULL when it cannot be read. */
+static int include_read(struct parser *ps, const struct lline *l, size_t start, const char *name,
+			const char *full, char **text, size_t *tlen)
+{
+	struct mdc_ctx rctx;
+	size_t left = ps->tree_bytes < SC_TREE_MAX_BYTES ? SC_TREE_MAX_BYTES - ps->tree_bytes : 0;
+	struct stat st;
+
+	*text = NULL;
+	mdc_ctx_clear(&rctx);
+	if (stat(full, &st) == 0 && !S_ISREG(st.st_mode))
+		return perr(ps, l->file, LN(l, start), CL(l, start),
+			    "included file \"%s\" is not a regular file", full);
+	if (++ps->tree_files > SC_TREE_MAX_FILES)
+		return perr(ps, l->file, LN(l, start), CL(l, start),
+			    "\"Include %s\": more than %d included files in all", name,
+			    SC_TREE_MAX_FILES);
+	/* the regular-file check again on the open file, without blocking
+	 * (it may have become a FIFO since the stat) */
+	if (mdc_read_regular(full, left < SC_FILE_MAX_BYTES ? left : SC_FILE_MAX_BYTES, 0,
+			     text, tlen, &rctx)) {
+		free(*text);
+		*text = NULL;
+		if (st.st_size > 0 && (unsigned long long) st.st_size > left)
+			return perr(ps, l->file, LN(l, start), CL(l, start),
+				    "\"Include %s\": the included files total more than %lu MiB",
+				    name, SC_TREE_MAX_BYTES >> 20);
+		if (strstr(rctx.msg, "larger than") || strstr(rctx.msg, "regular file"))
+			return perr(ps, l->file, LN(l, start), CL(l, start),
+				    "included file %s", rctx.msg);
+		return soft(ps, l->file, LN(l, start), CL(l, start),
+			    "cannot read included file \"%s\": %s", full, rctx.msg);
 	}
+	ps->tree_bytes += *tlen;
+	return 0;
+}
+
+/* "include FILE" at the start of a logical line (Slurm: case-insensitive,
+ * then blanks, then the file name up to a blank). */
+static int parse_include(struct parser *ps, const struct lline *l)
+{
+	char *name = NULL, *full = NULL, *real = NULL, *text = NULL, *body;
+	size_t start = 0, tlen = 0;
+	int rc;
+
+	/* each step stops the include with its diagnostic (a warning may
+	 * leave RC 0): then its result is NULL */
+	if ((rc = include_name(ps, l, &start, &name)) || !name ||
+	    (rc = include_resolve(ps, l, start, name, &full, &real)) || !real ||
+	    (rc = include_read(ps, l, start, name, full, &text, &tlen)) || !text)
+		goto out;
 	if (ps->conf->flags & SC_PARSE_TEMPLATE) {
 		char *t = template_opaque(text, tlen, &tlen);
 
 		free(text);
-		text = t;
-		if (!text) {
+		if (!(text = t)) {
 			rc = mdc_nomem(ps->ctx);
 			goto out;
 		}
@@ -1135,11 +1175,7 @@ static int parse_include(struct parser *ps, const struct lline *l)
 	rc = mem_keep(ps->conf->mem, text);
 	body = text;
 	text = NULL;
-	if (rc) {
-		rc = mdc_nomem(ps->ctx);
-		goto out;
-	}
-	if (mdc_strv_push(&ps->stack, real)) {
+	if (rc || mdc_strv_push(&ps->stack, real)) {
 		rc = mdc_nomem(ps->ctx);
 		goto out;
 	}
@@ -1147,14 +1183,12 @@ static int parse_include(struct parser *ps, const struct lline *l)
 	free(ps->stack.v[--ps->stack.n]);
 	ps->stack.v[ps->stack.n] = NULL;
 out:
-	mdc_buf_free(&path);
 	free(name);
 	free(full);
 	free(real);
 	free(text);
 	return rc;
 }
-
 
 /* The record type a line's first key starts (the names differ in length),
  * or SC_REC_MAX for a global line. */
@@ -1278,138 +1312,147 @@ static int join_add(struct parser *ps, const char *p, size_t n, int line, int co
 	return 0;
 }
 
-/* Parse TEXT (LEN bytes, TEXT[LEN] writable: a kept text), in place. */
+/* The physical line P (PLEN bytes, line LINENO of FILE) is text: no NUL,
+ * valid UTF-8; CRLF ends are warned of once. */
+static int line_check(struct parser *ps, const char *file, int lineno, const char *p,
+		      size_t plen)
+{
+	const char *q = memchr(p, '\0', plen);
+	size_t bad;
+
+	if (q)
+		return perr(ps, file, lineno, (int) (q - p) + 1,
+			    "NUL byte in the file (is it a slurm.conf?)");
+	if (!utf8_ok((const unsigned char *) p, plen, &bad))
+		return perr(ps, file, lineno, (int) bad + 1, "invalid UTF-8 (is it a slurm.conf?)");
+	if (plen && p[plen - 1] == '\r' && !ps->conf->warn_crlf_done) {
+		ps->conf->warn_crlf_done = true;
+		return pwarn(ps, file, lineno, (int) plen,
+			     "CRLF line ends (Slurm accepts them; prefer LF)");
+	}
+	return 0;
+}
+
+/* A line with no escape and no continuation (P to EOL, line LINENO):
+ * read where it lies, its comment cut off. */
+static int plain_line(struct parser *ps, struct lline *l, char *p, const char *eol, int lineno)
+{
+	char *cut = memchr(p, '#', (size_t) (eol - p));
+
+	if (!cut)
+		cut = (char *) eol;
+	if ((size_t) (cut - p) > SC_LINE_MAX)
+		return perr(ps, l->file, lineno, 1, "line longer than %d bytes", SC_LINE_MAX);
+	*cut = '\0';
+	l->s = p;
+	l->len = (size_t) (cut - p);
+	l->lineno = lineno;
+	l->line = l->col = NULL;
+	return l->len ? parse_lline(ps, l) : 0;
+}
+
+/* Add physical line P (PLEN bytes, line LINENO; the logical line began
+ * at START_LINE) to the joined line: up to its comment (the first '#'
+ * after an even run of backslashes) or its continuation (an odd run of
+ * backslashes, blanks after it allowed: *CONT), which ends at *CUT. */
+static int join_physical(struct parser *ps, const char *file, char *p, size_t plen, int lineno,
+			 int start_line, bool *cont, char **cut)
+{
+	const char *q;
+	int bs = 0;
+
+	*cut = p + plen;
+	for (q = p; q < p + plen; q++) {
+		if (*q == '#' && bs % 2 == 0) {
+			*cut = (char *) q;
+			break;
+		}
+		bs = *q == '\\' ? bs + 1 : 0;
+	}
+	q = *cut;
+	while (q > p && isspace((unsigned char) q[-1]))
+		q--;
+	bs = 0;
+	while (q > p && q[-1] == '\\') {
+		q--;
+		bs++;
+	}
+	*cont = bs % 2 == 1;
+	if (*cont)
+		*cut = (char *) q + bs - 1;
+	if (ps->jlen + (size_t) (*cut - p) > SC_LINE_MAX)
+		return perr(ps, file, start_line, 1, "line longer than %d bytes", SC_LINE_MAX);
+	return join_add(ps, p, (size_t) (*cut - p), lineno, 1);
+}
+
+/* The joined line unescaped: "\x" reads "x", a lone trailing '\' vanishes. */
+static void join_unescape(struct parser *ps)
+{
+	size_t i, j;
+
+	for (i = 0, j = 0; i < ps->jlen; i++, j++) {
+		if (ps->js[i] == '\\' && i + 1 < ps->jlen)
+			i++;
+		else if (ps->js[i] == '\\')
+			break;
+		ps->js[j] = ps->js[i];
+		ps->jline[j] = ps->jline[i];
+		ps->jcol[j] = ps->jcol[i];
+	}
+	ps->jlen = j;
+}
+
+/* Parse TEXT (LEN bytes, TEXT[LEN] writable: a kept text), in place:
+ * each physical line checked, then read where it lies (plain_line) or
+ * joined with its continuations and unescaped first. */
 static int parse_text(struct parser *ps, char *text, size_t len,
 		      const char *file_in, int depth)
 {
 	struct lline l;
-	const char *file, *end = text + len, *eol, *q;
-	char *p = text, *span = text, *cut;
-	size_t bad;
-	int lineno = 0, start_line = 0, rc = 0, bs;
+	const char *file, *end = text + len;
+	char *p = text, *span = text, *cut, *dir;
+	int lineno = 0, start_line = 0, rc = 0;
 	bool cont = false;
-	char *dir = NULL;
 
 	memset(&l, 0, sizeof(l));
 	file = intern_file(ps, file_in);
 	dir = mdc_path_dirname(file_in);
 	if (!file || !dir) {
-		rc = mdc_nomem(ps->ctx);
-		goto out;
+		free(dir);
+		return mdc_nomem(ps->ctx);
 	}
 	l.file = file;
 	l.dir = dir;
 	l.depth = depth;
-
-	while (p < end) {
+	while (p < end && !rc) {
+		char *line = p, *eol = memchr(p, '\n', (size_t) (end - p));
 		size_t plen;
-		char *next;
 
 		lineno++;
-		eol = memchr(p, '\n', (size_t) (end - p));
 		if (!eol)
-			eol = end;
+			eol = (char *) end;
 		plen = (size_t) (eol - p);
-		next = (char *) (eol < end ? eol + 1 : end);
-		q = memchr(p, '\0', plen);
-		if (q) {
-			rc = perr(ps, file, lineno, (int) (q - p) + 1,
-				  "NUL byte in the file (is it a slurm.conf?)");
-			goto out;
-		}
-		if (!utf8_ok((const unsigned char *) p, plen, &bad)) {
-			rc = perr(ps, file, lineno, (int) bad + 1,
-				  "invalid UTF-8 (is it a slurm.conf?)");
-			goto out;
-		}
-		if (plen && p[plen - 1] == '\r' && !ps->conf->warn_crlf_done) {
-			ps->conf->warn_crlf_done = true;
-			rc = pwarn(ps, file, lineno, (int) plen,
-				   "CRLF line ends (Slurm accepts them; prefer LF)");
-			if (rc)
-				goto out;
-		}
-		if (!cont && !memchr(p, '\\', plen)) {
-			/* no escape, no continuation: the line is read where it lies */
-			cut = memchr(p, '#', plen);
-			if (!cut)
-				cut = (char *) eol;
-			if ((size_t) (cut - p) > SC_LINE_MAX) {
-				rc = perr(ps, file, lineno, 1, "line longer than %d bytes", SC_LINE_MAX);
-				goto out;
-			}
-			*cut = '\0';
-			l.s = p;
-			l.len = (size_t) (cut - p);
-			l.lineno = lineno;
-			l.line = l.col = NULL;
-			p = next;
-			if (!l.len)
-				continue;
-			rc = parse_lline(ps, &l);
-			if (rc)
-				goto out;
+		p = eol < end ? eol + 1 : (char *) end;
+		if ((rc = line_check(ps, file, lineno, line, plen)))
+			break;
+		if (!cont && !memchr(line, '\\', plen)) {
+			rc = plain_line(ps, &l, line, eol, lineno);
 			continue;
 		}
 		if (!cont) {
 			ps->jlen = 0;
 			start_line = lineno;
-			span = p;
+			span = line;
 		}
-		/* comment: the first '#' after an even run of backslashes */
-		cut = p + plen;
-		bs = 0;
-		for (q = p; q < p + plen; q++) {
-			if (*q == '#' && bs % 2 == 0) {
-				cut = (char *) q;
-				break;
-			}
-			bs = *q == '\\' ? bs + 1 : 0;
-		}
-		/* continuation: an odd run of backslashes, blanks after it allowed */
-		q = cut;
-		while (q > p && isspace((unsigned char) q[-1]))
-			q--;
-		bs = 0;
-		while (q > p && q[-1] == '\\') {
-			q--;
-			bs++;
-		}
-		cont = bs % 2 == 1;
-		if (cont)
-			cut = (char *) q + bs - 1;
-		if (ps->jlen + (size_t) (cut - p) > SC_LINE_MAX) {
-			rc = perr(ps, file, start_line, 1,
-				  "line longer than %d bytes", SC_LINE_MAX);
-			goto out;
-		}
-		rc = join_add(ps, p, (size_t) (cut - p), lineno, 1);
-		if (rc)
-			goto out;
-		p = next;
+		if ((rc = join_physical(ps, file, line, plen, lineno, start_line, &cont, &cut)))
+			break;
 		if (cont) {
-			if (p >= end) {
-				rc = perr(ps, file, lineno, (int) (cut - (eol - plen)) + 1,
+			if (p >= end)
+				rc = perr(ps, file, lineno, (int) (cut - line) + 1,
 					  "the last line ends with a continuation backslash");
-				goto out;
-			}
 			continue;
 		}
-		/* unescape: "\x" reads "x" */
-		{
-			size_t i, j;
-
-			for (i = 0, j = 0; i < ps->jlen; i++, j++) {
-				if (ps->js[i] == '\\' && i + 1 < ps->jlen)
-					i++;
-				else if (ps->js[i] == '\\')
-					break;	/* a lone trailing '\' vanishes */
-				ps->js[j] = ps->js[i];
-				ps->jline[j] = ps->jline[i];
-				ps->jcol[j] = ps->jcol[i];
-			}
-			ps->jlen = j;
-		}
+		join_unescape(ps);
 		if (!ps->jlen)
 			continue;
 		/* back over its own physical lines (never shorter: the joins and
@@ -1421,10 +1464,7 @@ static int parse_text(struct parser *ps, char *text, size_t len,
 		l.line = ps->jline;
 		l.col = ps->jcol;
 		rc = parse_lline(ps, &l);
-		if (rc)
-			goto out;
 	}
-out:
 	free(dir);
 	return rc;
 }

@@ -551,37 +551,57 @@ static bool is_unlimited(const char *v)
 	return !strcasecmp(v, "UNLIMITED") || !strcasecmp(v, "INFINITE");
 }
 
-/* Unsigned decimal within MAX (Slurm's s_p_handle_uint*: strtol, no
- * trailing garbage, UNLIMITED/INFINITE allowed). */
-static bool check_uint(const char *v, unsigned long long max)
+const char *sc_value_uint(const char *v, enum sc_type type, unsigned long long *out)
 {
-	char *end;
+	unsigned long long max = type == SC_T_UINT16 ? 0xffffULL :
+				 type == SC_T_UINT32 ? 0xffffffffULL : ~0ULL;
 	unsigned long long n;
+	char *end;
 
-	if (is_unlimited(v))
-		return true;
-	if (!isdigit((unsigned char) *v))
-		return false;
+	if (!v)
+		return "expected a number";
 	errno = 0;
-	n = strtoull(v, &end, 10);
-	if (errno || n > max)
-		return false;
-	while (*end == ' ' || *end == '\t')
+	n = strtoull(v, &end, 0);
+	if (type != SC_T_UINT16 && (*end == 'k' || *end == 'K')) {
+		n *= 1024;
 		end++;
-	return *end == '\0';
+	}
+	if (*end) {
+		if (!is_unlimited(v))
+			return "expected a number";
+		n = max;
+	} else if (errno == ERANGE || n > max) {
+		return "number out of range";
+	} else if (v[0] == '-') {
+		return "expected a number not below zero";
+	}
+	if (out)
+		*out = n;
+	return NULL;
+}
+
+static bool check_uint(const char *v, enum sc_type type)
+{
+	return *v && !sc_value_uint(v, type, NULL);
+}
+
+int sc_value_bool(const char *v)
+{
+	static const char *const yes[] = { "yes", "up", "true", "1" };
+	static const char *const no[] = { "no", "down", "false", "0" };
+
+	for (size_t i = 0; v && i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!strcasecmp(v, yes[i]))
+			return 1;
+		if (!strcasecmp(v, no[i]))
+			return 0;
+	}
+	return -1;
 }
 
 bool sc_opt_value_is_bool(const char *v)
 {
-	static const char *const words[] = {
-		"yes", "no", "true", "false", "up", "down", "1", "0",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (!strcasecmp(v, words[i]))
-			return true;
-	return false;
+	return sc_value_bool(v) >= 0;
 }
 
 /* Slurm's time_str2mins formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S. */
@@ -631,15 +651,15 @@ bool sc_opt_check_value(const struct sc_option *opt, const char *value,
 		reason = "control characters (newline, tab...) are not allowed";
 	else switch (opt->type) {
 	case SC_T_UINT16:
-		if (!check_uint(value, 0xffff))
+		if (!check_uint(value, SC_T_UINT16))
 			reason = "expected a number from 0 to 65535 or UNLIMITED";
 		break;
 	case SC_T_UINT32:
-		if (!check_uint(value, 0xffffffffULL))
+		if (!check_uint(value, SC_T_UINT32))
 			reason = "expected a number from 0 to 4294967295 or UNLIMITED";
 		break;
 	case SC_T_UINT64:
-		if (!check_uint(value, ~0ULL))
+		if (!check_uint(value, SC_T_UINT64))
 			reason = "expected a number or UNLIMITED";
 		break;
 	case SC_T_BOOL:

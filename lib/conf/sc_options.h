@@ -74,7 +74,21 @@ const char *sc_opt_suggest(const char *key, unsigned scope);
 bool sc_opt_check_value(const struct sc_option *opt, const char *value,
 			char *why, size_t whysz);
 
-/* Slurm's boolean words (YES/NO/TRUE/FALSE/UP/DOWN/1/0, any case). */
+/* The one number reader of the tree: Slurm 22.05's for a typed key
+ * (parse_value.c s_p_handle_uint16/32/64): strtoull base 0 (0x10 is 16,
+ * 010 is 8), a k/K suffix (x1024) on UINT32 and UINT64 keys only,
+ * UNLIMITED/INFINITE (the type's maximum), nothing after the number, no
+ * leading '-', within the type's range.  TYPE is SC_T_UINT16/32/64 (any
+ * other reads as UINT64).  NULL if VALUE is one, *OUT (may be NULL) its
+ * value; else why not: "expected a number", "number out of range" or
+ * "expected a number not below zero". */
+const char *sc_value_uint(const char *value, enum sc_type type, unsigned long long *out);
+
+/* The one boolean reader: Slurm's s_p_handle_boolean words, any case:
+ * 1 for YES/UP/TRUE/1, 0 for NO/DOWN/FALSE/0, -1 for anything else
+ * (NULL, "on", "y": slurmctld refuses those). */
+int sc_value_bool(const char *value);
+/* sc_value_bool(VALUE) >= 0 */
 bool sc_opt_value_is_bool(const char *value);
 /* Slurm's time_str2mins forms: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S, and
  * UNLIMITED, INFINITE or -1 (sc_time_minutes). */

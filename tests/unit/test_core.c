@@ -470,6 +470,43 @@ static void test_log_sink(void **state)
 	mdc_log_set_sink(NULL, NULL);
 }
 
+/* The one splitter of Slurm lists (commas outside brackets): the cases of
+ * the old copies in sc_translate.c (partition Nodes=) and mdc_live.c
+ * (pools covering a host list). */
+static void test_strv_split_list(void **state)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "a[1-2],b", "a[1-2]|b" },
+		{ "gpu[1-3,7],cpu[01-04],login", "gpu[1-3,7]|cpu[01-04]|login" },
+		{ "pool1,ALL", "pool1|ALL" },
+		{ ",,a,,", "a" },
+		{ "", "" },
+		{ "a]b,c", "a]b|c" },		/* a stray ']' opens nothing */
+		{ "x[1-2,y", "x[1-2,y" },	/* unclosed: one field */
+		{ " a , b", " a | b" },		/* not trimmed: names are exact */
+		{ "n[1-2][3-4],m", "n[1-2][3-4]|m" },
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct mdc_strv sv = MDC_STRV_INIT;
+		char *got;
+
+		assert_int_equal(mdc_strv_split_list(&sv, cases[i].in), 0);
+		assert_non_null(got = mdc_strv_join(&sv, "|"));
+		print_message("'%s' -> '%s'\n", cases[i].in, got);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+		mdc_strv_free(&sv);
+	}
+	{
+		struct mdc_strv sv = MDC_STRV_INIT;
+
+		assert_int_equal(mdc_strv_split_list(&sv, NULL), 0);
+		assert_int_equal(sv.n, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_key_eq),
 		cmocka_unit_test(test_strv),
+		cmocka_unit_test(test_strv_split_list),
 		cmocka_unit_test(test_path_and_files),
 		cmocka_unit_test(test_json_parse_strict),
 		cmocka_unit_test(test_json_kept_text_freed),

@@ -23,6 +23,7 @@
 #include <cmocka.h>
 #include "mdc_err.h"
 #include "mdc_auth.h"
+#include "mdc_broker.h"
 #include "mdc_client_int.h"
 #include "mdc_http.h"
 #include "mdc_settings.h"
@@ -412,6 +413,35 @@ static void test_write_not_resent(void **state)
 	server_stop(&s);
 }
 
+/* The transport is chosen once, when the client is made: the API's for
+ * an endpoint, the broker's for a Broker socket (mdc_api_call and
+ * mdc_update_run only follow c->t). */
+static void test_transport_once(void **state)
+{
+	struct mdc_settings api = { .endpoint = "http://127.0.0.1:9" };
+	struct mdc_settings brk = { .endpoint = "http://127.0.0.1:9", .broker = "/nonexistent/mdcd.sock" };
+	struct mdc_client *c = NULL, *b = NULL;
+	struct mdc_ctx ctx;
+
+	(void) state;
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_client_new(&api, &c, &ctx), 0);
+	assert_int_equal(mdc_client_new(&brk, &b, &ctx), 0);
+	assert_ptr_equal(c->t, &mdc_transport_api);
+	assert_ptr_equal(b->t, &mdc_transport_broker);
+	assert_false(mdc_client_is_brokered(c));
+	assert_true(mdc_client_is_brokered(b));
+	assert_ptr_equal(mdc_transport_api.update, mdc_update_direct);
+	assert_ptr_equal(mdc_transport_broker.update, mdc_broker_update);
+	assert_ptr_equal(mdc_transport_broker.call, mdc_broker_call);
+	/* a broker that is not there: the broker's own error (its munge
+	 * credential or its socket), no HTTP tried */
+	assert_int_not_equal(mdc_api_call(b, "GET", "v1/x", NULL, NULL, NULL, &ctx), 0);
+	assert_non_null(strstr(ctx.msg, "mdcd"));
+	mdc_client_free(c);
+	mdc_client_free(b);
+}
+
 /* The metadata server's token: each client fetches its own, unless
  * mdc_auth_share (mdcd, a client per request) keeps it for the process
  * until its expiry; a 401 (mdc_auth_reject) drops the shared copy. */
@@ -521,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_reuse),
 		cmocka_unit_test(test_write_not_resent),
 		cmocka_unit_test(test_token_shared),
+		cmocka_unit_test(test_transport_once),
 		cmocka_unit_test(test_request_sent),
 		cmocka_unit_test(test_transport_errors),
 	};

@@ -67,8 +67,10 @@ static const struct tcase cases[] = {
 	{ "config set: same value in another spelling sends nothing", "cluster.json",
 	  { { MDC_OP_CONFIG_SET, NULL, "priority_weight_age", "1000", NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, "", NULL, NULL, NULL, NULL },
-	{ "config set: an equal number (01000 is 1000) sends nothing", "cluster.json",
-	  { { MDC_OP_CONFIG_SET, NULL, "PriorityWeightAge", "01000", NULL, NULL, 0, 0, 0 } },
+	/* slurmctld reads numbers base 0 (parse_value.c): 0x3e8 is 1000, and
+	 * 01000 is octal 512, a change (test_value's table) */
+	{ "config set: an equal number (0x3e8 is 1000) sends nothing", "cluster.json",
+	  { { MDC_OP_CONFIG_SET, NULL, "PriorityWeightAge", "0x3e8", NULL, NULL, 0, 0, 0 } },
 	  MDC_MODE_UNSPECIFIED, false, "", NULL, NULL, NULL, NULL },
 	{ "partition set: an equal time (1:00:00 is 60) sends nothing", "cluster.json",
 	  { { MDC_OP_PART_SET, "cpu", "MaxTime", "1:00:00", NULL, NULL, 0, 0, 0 } },

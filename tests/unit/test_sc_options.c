@@ -28,6 +28,11 @@ struct slurm_sp_option {
 #endif
 };
 extern struct slurm_sp_option slurm_conf_options[];
+/* libslurmfull's own value readers (parse_value.c): the oracle */
+extern int s_p_handle_uint16(uint16_t *data, const char *key, const char *value);
+extern int s_p_handle_uint32(uint32_t *data, const char *key, const char *value);
+extern int s_p_handle_uint64(uint64_t *data, const char *key, const char *value);
+extern int s_p_handle_boolean(bool *data, const char *key, const char *value);
 
 static void test_find(void **state)
 {
@@ -250,6 +255,50 @@ static void test_check_value(void **state)
 	assert_non_null(strstr(why, "time"));
 }
 
+/* sc_value_uint and sc_value_bool read what the installed Slurm's
+ * parser reads, value for value (its error lines go to stderr). */
+static void test_value_readers_oracle(void **state)
+{
+	static const char *const values[] = {
+		"0", "10", "010", "0x10", "4k", "4K", "65535", "65536", "70000", "-1", "",
+		"4294967295", "4294967296", "4194304k", "12x", "UNLIMITED", "infinite",
+		" 5", "5 ", "+5", "k", "18446744073709551615", "18446744073709551616",
+	};
+	static const char *const words[] = {
+		"yes", "YES", "no", "up", "Down", "true", "FALSE", "1", "0", "on", "off", "y", "n", "",
+	};
+
+	(void) state;
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		const char *v = values[i];
+		unsigned long long n;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+
+		print_message("'%s'\n", v);
+		assert_int_equal(s_p_handle_uint16(&u16, "K", v) == 0,
+				 sc_value_uint(v, SC_T_UINT16, &n) == NULL);
+		if (s_p_handle_uint16(&u16, "K", v) == 0)
+			assert_int_equal(u16, n);
+		assert_int_equal(s_p_handle_uint32(&u32, "K", v) == 0,
+				 sc_value_uint(v, SC_T_UINT32, &n) == NULL);
+		if (s_p_handle_uint32(&u32, "K", v) == 0)
+			assert_int_equal(u32, n);
+		assert_int_equal(s_p_handle_uint64(&u64, "K", v) == 0,
+				 sc_value_uint(v, SC_T_UINT64, &n) == NULL);
+		if (s_p_handle_uint64(&u64, "K", v) == 0)
+			assert_true(u64 == n);
+	}
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		bool b = false;
+		int rc = s_p_handle_boolean(&b, "K", words[i]);
+
+		print_message("'%s'\n", words[i]);
+		assert_int_equal(sc_value_bool(words[i]), rc ? -1 : b);
+	}
+}
+
 /* The installed Slurm's own list: every key it knows must be in ours. */
 static void test_against_libslurmfull(void **state)
 {
@@ -317,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_table_sane),
 		cmocka_unit_test(test_suggest),
 		cmocka_unit_test(test_check_value),
+		cmocka_unit_test(test_value_readers_oracle),
 		cmocka_unit_test(test_against_libslurmfull),
 		cmocka_unit_test(test_release_tab_against_libslurmfull),
 	};

@@ -16,7 +16,10 @@
 #include "mdc_err.h"
 #include "mdc_slurmcheck.h"
 #include "mdc_str.h"
+#include "mdc_managed.h"
 #include "mdc_value.h"
+#include "sc_conf.h"
+#include "sc_options.h"
 
 static void norm_is(const char *key, const char *v, const char *want)
 {
@@ -79,7 +82,10 @@ static void test_uint(void **state)
 {
 	(void) state;
 	assert_int_equal(mdc_value_type("MessageTimeout"), MDC_V_UINT);
-	assert_true(mdc_value_equal("MessageTimeout", "010", "10"));
+	/* slurmctld reads 010 as 8 (strtoul base 0: test_sc_options' oracle) */
+	assert_true(mdc_value_equal("MessageTimeout", "010", "8"));
+	assert_false(mdc_value_equal("MessageTimeout", "010", "10"));
+	assert_true(mdc_value_equal("MessageTimeout", "0x10", "16"));
 	assert_true(mdc_value_equal("MaxJobCount", "UNLIMITED", "INFINITE"));
 	assert_false(mdc_value_equal("MaxJobCount", "10", "100"));
 	/* scontrol show config: "MessageTimeout = 10 sec" */
@@ -376,6 +382,101 @@ static void test_verdict_change(void **state)
 	json_object_put(bad2);
 }
 
+/* One table for the number and boolean rules: slurmctld 22.05's reading
+ * (parse_value.c), and every reader of the tree must agree with it --
+ * the key checker (sc_opt_check_value), the slurm.conf parser, the
+ * normalizer drift and verify compare with, and the managed file's
+ * Default=.  The rows are the old readers' cases and their disagreements
+ * (EpilogMsgTime=4k passed the parser and was refused by the checker;
+ * Default=on was a default partition to mdc_managed alone). */
+static const struct {
+	const char *key;
+	unsigned scope;
+	const char *value;
+	bool ok;		/* slurmctld reads it */
+	const char *norm;	/* mdc_value_norm's form, NULL: not checked */
+} value_rules[] = {
+	{ "EpilogMsgTime", SC_SCOPE_CLUSTER, "4k", true, "4096" },
+	{ "EpilogMsgTime", SC_SCOPE_CLUSTER, "4K", true, "4096" },
+	{ "EpilogMsgTime", SC_SCOPE_CLUSTER, "010", true, "8" },	/* base 0: octal */
+	{ "EpilogMsgTime", SC_SCOPE_CLUSTER, "2000", true, "2000" },
+	{ "MaxTasksPerNode", SC_SCOPE_CLUSTER, "0x10", true, "16" },
+	{ "MaxTasksPerNode", SC_SCOPE_CLUSTER, "4k", false, NULL },	/* 16-bit: no k */
+	{ "MaxJobCount", SC_SCOPE_CLUSTER, "12x", false, NULL },
+	{ "MaxJobCount", SC_SCOPE_CLUSTER, "UNLIMITED", true, "UNLIMITED" },
+	{ "PriorityTier", SC_SCOPE_PARTITION, "70000", false, NULL },
+	{ "PriorityTier", SC_SCOPE_PARTITION, "65535", true, "65535" },
+	{ "PriorityTier", SC_SCOPE_PARTITION, "-1", false, NULL },
+	{ "PriorityWeightAge", SC_SCOPE_CLUSTER, "4294967296", false, NULL },
+	{ "PriorityWeightAge", SC_SCOPE_CLUSTER, "4194304k", false, NULL },
+	{ "PriorityWeightAge", SC_SCOPE_CLUSTER, "1000", true, "1000" },
+	{ "Hidden", SC_SCOPE_PARTITION, "yes", true, "YES" },
+	{ "Hidden", SC_SCOPE_PARTITION, "UP", true, "YES" },
+	{ "Hidden", SC_SCOPE_PARTITION, "False", true, "NO" },
+	{ "Hidden", SC_SCOPE_PARTITION, "0", true, "NO" },
+	{ "Hidden", SC_SCOPE_PARTITION, "maybe", false, NULL },
+	{ "Default", SC_SCOPE_PARTITION, "YES", true, NULL },
+	{ "Default", SC_SCOPE_PARTITION, "1", true, NULL },
+	{ "Default", SC_SCOPE_PARTITION, "on", false, NULL },
+	{ "Default", SC_SCOPE_PARTITION, "y", false, NULL },
+};
+
+/* Default=VALUE in a managed file: is the partition the default? */
+static bool managed_default(const char *value)
+{
+	char path[] = "/tmp/test_value_managed.XXXXXX";
+	struct mdc_managed *m = NULL;
+	struct mdc_ctx ctx;
+	bool is_default;
+	FILE *fp;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_non_null(fp = fdopen(fd, "w"));
+	fprintf(fp, "PartitionName=p Nodes=n1 Default=%s\n", value);
+	fclose(fp);
+	mdc_ctx_clear(&ctx);
+	assert_int_equal(mdc_managed_load(path, &m, &ctx), 0);
+	is_default = m->default_part != NULL;
+	mdc_managed_free(m);
+	unlink(path);
+	return is_default;
+}
+
+static void test_value_rules(void **state)
+{
+	(void) state;
+	for (size_t i = 0; i < sizeof(value_rules) / sizeof(value_rules[0]); i++) {
+		const char *key = value_rules[i].key, *value = value_rules[i].value;
+		const struct sc_option *opt = sc_opt_find(key, value_rules[i].scope);
+		bool ok = value_rules[i].ok, partition = value_rules[i].scope == SC_SCOPE_PARTITION;
+		struct sc_conf *c = NULL;
+		struct mdc_ctx ctx;
+		char why[128], text[160];
+		char *norm;
+
+		print_message("%s=%s: %s\n", key, value, ok ? "read" : "refused");
+		assert_non_null(opt);
+		if (opt->type == SC_T_BOOL)
+			assert_int_equal(sc_value_bool(value) >= 0, ok);
+		else
+			assert_int_equal(sc_value_uint(value, opt->type, NULL) == NULL, ok);
+		assert_int_equal(sc_opt_check_value(opt, value, why, sizeof(why)), ok);
+		snprintf(text, sizeof(text), "%s%s=%s\n", partition ? "PartitionName=p " : "", key, value);
+		mdc_ctx_clear(&ctx);
+		sc_conf_parse_string(text, strlen(text), "t.conf", &c, &ctx);
+		assert_int_equal(c && !sc_conf_errors(c), ok);
+		sc_conf_free(c);
+		if (value_rules[i].norm) {
+			assert_non_null(norm = mdc_value_norm(key, value));
+			assert_string_equal(norm, value_rules[i].norm);
+			free(norm);
+		}
+		if (!strcmp(key, "Default"))
+			assert_int_equal(managed_default(value), sc_value_bool(value) == 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_uint),
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_bool),
+		cmocka_unit_test(test_value_rules),
 		cmocka_unit_test(test_flags),
 		cmocka_unit_test(test_words_and_strings),
 		cmocka_unit_test(test_check),

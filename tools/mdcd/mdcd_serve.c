@@ -26,6 +26,7 @@
 #include "mdc_plan.h"
 #include "mdc_rules.h"
 #include "mdc_str.h"
+#include "mdc_time.h"
 #include "mdc_update.h"
 #include "mdcd.h"
 
@@ -79,26 +80,18 @@ struct mdcd_req {
 	struct mdc_buf in;		/* bytes read after the request line */
 };
 
-static double mdcd_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
 /* One line from FD into *LINE (malloc'ed, no newline); -1 on EOF, error,
  * an over-long line or TIMEOUT_S. */
 static int mdcd_read_line(struct mdcd_req *r, double timeout_s, char **line)
 {
-	double until = mdcd_now() + timeout_s;
+	double until = mdc_mono() + timeout_s;
 	char *nl;
 
 	*line = NULL;
 	while (!(nl = r->in.len ? memchr(r->in.s, '\n', r->in.len) : NULL)) {
 		struct pollfd p = { r->fd, POLLIN, 0 };
 		char chunk[65536];
-		double left = until - mdcd_now();
+		double left = until - mdc_mono();
 		ssize_t n;
 
 		if (left <= 0 || r->in.len > MDC_BROKER_LINE_MAX)
