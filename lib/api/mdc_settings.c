@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "mdc_client.h"
 #include "mdc_settings.h"
 #include "mdc_str.h"
 #include "sc_release_live.h"

@@ -26,35 +26,10 @@ static const char *const pr_accelerators[] = {
 	"TPU_V5_LITEPOD", NULL,
 };
 
-char *mdc_pr_strdupf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0 || !(s = malloc((size_t) n + 1)))
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t) n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 /* A new reference to a borrowed, const JSON value. */
 static json_object *pr_ref(const json_object *v)
 {
 	return json_object_get((json_object *) v);
-}
-
-bool mdc_pr_in(const char *s, const char *const *set)
-{
-	for (; *set; set++)
-		if (!strcmp(s, *set))
-			return true;
-	return false;
 }
 
 /* --- ids and names ------------------------------------------------------ */
@@ -137,21 +112,6 @@ out:
 
 
 /* --- numbers ------------------------------------------------------------ */
-
-bool mdc_pr_parse_int(const char *s, int64_t min, int64_t max, int64_t *v)
-{
-	char *end;
-	long long x;
-
-	if (!s || !*s || isspace((unsigned char) *s))
-		return false;
-	errno = 0;
-	x = strtoll(s, &end, 10);
-	if (errno || *end || x < min || x > max)
-		return false;
-	*v = x;
-	return true;
-}
 
 /* A count in JSON: an integer, or a string of digits (proto3 JSON sends
  * int64 as a string, and the Node client does).  *PRESENT false if absent. */

@@ -1,5 +1,5 @@
 /* mdc_pr_int.h - small helpers the persistent-resource and pipeline
- * modules of lib share (defined in mdc_pr.c); not for front ends.
+ * modules of lib share (defined in mdc_pr_int.c); not for front ends.
  * (owner: pr) */
 #ifndef MDC_PR_INT_H
 #define MDC_PR_INT_H
