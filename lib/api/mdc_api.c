@@ -2,6 +2,7 @@
  * bearer token, Google error bodies (C15) and the only retries C15 allows
  * (GETs, which include operation polls, on 503/429/connection errors).
  * (owner: client) */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #include "config.h"
 #include <errno.h>
 #include <math.h>

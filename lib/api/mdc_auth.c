@@ -2,6 +2,7 @@
  * then the GCE metadata server (cached until it expires), then
  * `gcloud auth print-access-token`.  A token is never logged or put in a
  * message.  (owner: client) */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>

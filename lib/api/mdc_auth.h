@@ -1,6 +1,7 @@
 /* mdc_auth.h - the bearer token of a client (mdc_auth.c).
  * (owner: client)
  */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #ifndef MDC_AUTH_H
 #define MDC_AUTH_H
 

@@ -1,6 +1,7 @@
 /* mdc_broker.c - see mdc_broker.h.  The client never holds a token in
  * broker mode: every call is one munge-authenticated request on mdcd's
  * socket, and a broker that is down is an error at once.  (owner: mdcd) */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>

@@ -10,6 +10,7 @@
  * Shared with mdcd: the wire format (request envelope, intent as JSON,
  * answers) and the rollback intent.
  */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #ifndef MDC_BROKER_H
 #define MDC_BROKER_H
 

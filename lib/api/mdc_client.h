@@ -7,6 +7,9 @@
  * (the safe read-modify-write update).
  * (owner: client)
  */
+/* layer lib/api/ owns the client: settings, transport, auth, calls, LROs, update, mdcd;
+ * it may include lib/base/ to lib/slurm/ (scripts/check-layers). */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #ifndef MDC_CLIENT_H
 #define MDC_CLIENT_H
 

@@ -1,5 +1,6 @@
 /* mdc_client_int.h - the client's private state, shared by mdc_api.c,
  * mdc_auth.c and mdc_lro.c only.  Front ends use mdc_client.h.  (owner: client) */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #ifndef MDC_CLIENT_INT_H
 #define MDC_CLIENT_INT_H
 

@@ -3,6 +3,7 @@
  * server's Retry-After wins)
  * until done, an overall timeout, a progress line on a terminal, and a
  * clean stop on Ctrl-C that says how to resume.  (owner: client) */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #include "config.h"
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* mdc_lro.h - waiting for a long-running operation (mdc_lro.c): polls
  * every 0.1 s for 2 s, then x1.5, cap 15 s; a Retry-After on the poll's
  * answer is honoured up to 60 s.  (owner: client) */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #ifndef MDC_LRO_H
 #define MDC_LRO_H
 

@@ -8,6 +8,7 @@
  * reported lost, never lost in silence.  A PATCH whose answer was lost is
  * never resent: the cluster is read again and the message says what
  * happened.  (owner: client) */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>

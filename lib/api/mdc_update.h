@@ -1,6 +1,7 @@
 /* mdc_update.h - the safe read-modify-write of a cluster (mdc_update.c,
  * C14): writer lock, fresh GET, plan, PATCH, wait, read back.
  * (owner: client) */
+/* deliberate unit: the client, its token chain, LRO waits, safe update and mdcd transport */
 #ifndef MDC_UPDATE_H
 #define MDC_UPDATE_H
 

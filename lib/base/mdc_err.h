@@ -5,6 +5,8 @@
  * value, and fill the caller's struct mdc_ctx with a one-line message
  * (lower-case, no trailing period, subject quoted).  Only main() prints.
  */
+/* layer lib/base/ owns errors, buffers, strings, hash, log, processes, runner, lock, dl;
+ * it may include only itself and libc; the plugins link it (scripts/check-layers). */
 #ifndef MDC_ERR_H
 #define MDC_ERR_H
 

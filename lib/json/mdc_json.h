@@ -10,6 +10,8 @@
  * them); functions named *_new / *_parse / *_normalize return a new
  * reference the caller puts.
  */
+/* layer lib/json/ owns json-c idioms, --format output, the intent;
+ * it may include lib/base/, lib/slurmconf/ (scripts/check-layers). */
 #ifndef MDC_JSON_H
 #define MDC_JSON_H
 

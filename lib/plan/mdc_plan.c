@@ -8,6 +8,7 @@
  * applied; the contract as a whole is checked by predicting the result
  * with mdc_rules_apply_patch, the function the emulator enforces.
  */
+/* deliberate unit: one plan engine in mdc_plan.c, _apply.c, _diff.c calling each other (_int.h) */
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>

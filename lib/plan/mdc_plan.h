@@ -6,6 +6,9 @@
  * Pure: no I/O.  The same function runs again on a fresh GET right before
  * each PATCH (C14), so a plan is never reused across reads.
  */
+/* layer lib/plan/ owns the plan engine: intent + spec -> mask, payload, changes;
+ * it may include lib/base/ to lib/spec/ (scripts/check-layers). */
+/* deliberate unit: one plan engine in mdc_plan.c, _apply.c, _diff.c calling each other (_int.h) */
 #ifndef MDC_PLAN_H
 #define MDC_PLAN_H
 

@@ -1,6 +1,7 @@
 /* mdc_plan_apply.c - applying the intent: each op of an mdc_intent
  * changes WANT (the plan's copy of the cluster), checking what names the
  * user's input (keys, ids, indexes) as it goes.  (owner: plan engine) */
+/* deliberate unit: one plan engine in mdc_plan.c, _apply.c, _diff.c calling each other (_int.h) */
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* mdc_plan_diff.c - the change list: what differs between CUR and WANT
  * at each mask path, key by key for maps, element by element for lists,
  * as the lines a plan shows.  (owner: plan engine) */
+/* deliberate unit: one plan engine in mdc_plan.c, _apply.c, _diff.c calling each other (_int.h) */
 #include "config.h"
 #include <stdarg.h>
 #include <stdio.h>

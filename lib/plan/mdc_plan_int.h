@@ -3,6 +3,7 @@
  * the small helpers on it.  mdc_plan.c assembles the plan,
  * mdc_plan_apply.c applies the intent's ops to WANT, mdc_plan_diff.c
  * lists the changes.  (owner: plan engine) */
+/* deliberate unit: one plan engine in mdc_plan.c, _apply.c, _diff.c calling each other (_int.h) */
 #ifndef MDC_PLAN_INT_H
 #define MDC_PLAN_INT_H
 

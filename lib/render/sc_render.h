@@ -17,6 +17,8 @@
  * config.  Keys are written in their canonical spelling, in a fixed order;
  * values are quoted where Slurm needs it; control characters are refused.
  */
+/* layer lib/render/ owns slurm.conf <-> the API's JSON: render, dump, translate;
+ * it may include lib/base/ to lib/json/ (scripts/check-layers). */
 #ifndef SC_RENDER_H
 #define SC_RENDER_H
 

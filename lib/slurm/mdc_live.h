@@ -7,6 +7,8 @@
  * Used by mdc-scontrol (live apply, pass-through) and `mdcctl drift`.
  * Nothing here talks to the managed API.
  */
+/* layer lib/slurm/ owns the live slurmctld: reads, verdict, verify, job enforcement;
+ * it may include lib/base/ to lib/plan/ (scripts/check-layers). */
 #ifndef MDC_LIVE_H
 #define MDC_LIVE_H
 

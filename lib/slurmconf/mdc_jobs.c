@@ -1,6 +1,7 @@
 /* mdc_jobs.c - the job wait policy: parsing, site defaults, resolution and
  * the AdminComment record.  No Slurm calls, no network: linked into both
  * plugins.  (owner: plugins) */
+/* deliberate unit: mdc_jobs reads mdc.conf with mdc_managed, which parses MaxTime with mdc_jobs */
 #define _GNU_SOURCE	/* asprintf */
 #include "config.h"
 #include <ctype.h>

@@ -16,6 +16,7 @@
  * This file's functions do no Slurm calls and no network I/O: the plugins
  * link them into slurmctld and the submitting commands.
  */
+/* deliberate unit: mdc_jobs reads mdc.conf with mdc_managed, which parses MaxTime with mdc_jobs */
 #ifndef MDC_JOBS_H
 #define MDC_JOBS_H
 

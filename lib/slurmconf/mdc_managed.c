@@ -1,5 +1,6 @@
 /* mdc_managed.c - the managed partition set and the check both plugins
  * share.  (owner: plugins) */
+/* deliberate unit: mdc_jobs reads mdc.conf with mdc_managed, which parses MaxTime with mdc_jobs */
 #include "config.h"
 #include <errno.h>
 #include <grp.h>

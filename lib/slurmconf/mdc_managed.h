@@ -8,6 +8,7 @@
  * restart make it disappear, with the jobs queued to it.  The managed set
  * is what the slurm.conf file on disk declares.
  */
+/* deliberate unit: mdc_jobs reads mdc.conf with mdc_managed, which parses MaxTime with mdc_jobs */
 #ifndef MDC_MANAGED_H
 #define MDC_MANAGED_H
 

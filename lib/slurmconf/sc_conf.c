@@ -14,6 +14,7 @@
  * arena, sized exactly.  So a parse makes a few allocations per file, not
  * several per key.
  */
+/* deliberate unit: sc_conf reads keys by sc_options' table, which checks times with sc_conf's */
 #include "config.h"
 #include <ctype.h>
 #include <errno.h>

@@ -18,6 +18,9 @@
  * (CRLF line ends, an unterminated quote) is accepted with a warning.
  * Parsing stops at the first error.
  */
+/* layer lib/slurmconf/ owns the slurm.conf reader, key tables, values, managed check, job policy;
+ * it may include lib/base/ only; json-c-free, linked by the plugins (scripts/check-layers). */
+/* deliberate unit: sc_conf reads keys by sc_options' table, which checks times with sc_conf's */
 #ifndef SC_CONF_H
 #define SC_CONF_H
 

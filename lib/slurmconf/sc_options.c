@@ -16,6 +16,7 @@
  * it from PluginDir, which is service-managed, so a name cannot reach a
  * file of the user's (src/common/plugin.c plugin_load_and_link).
  */
+/* deliberate unit: sc_conf reads keys by sc_options' table, which checks times with sc_conf's */
 #include "config.h"
 #include <ctype.h>
 #include <errno.h>

@@ -4,6 +4,7 @@
  *
  * Lookup follows DESIGN C7: case-insensitive, underscores ignored, in full.
  */
+/* deliberate unit: sc_conf reads keys by sc_options' table, which checks times with sc_conf's */
 #ifndef SC_OPTIONS_H
 #define SC_OPTIONS_H
 

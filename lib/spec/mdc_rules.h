@@ -6,6 +6,8 @@
  * Resources are json-c objects in either field spelling; results are in
  * snake_case.  Nothing here does I/O.
  */
+/* layer lib/spec/ owns the cluster resource's schema and the contract rules;
+ * it may include lib/base/ to lib/render/ (scripts/check-layers). */
 #ifndef MDC_RULES_H
 #define MDC_RULES_H
 

@@ -10,6 +10,8 @@
  * (mdc_vertex_parent).  json_object ** results are new references in
  * snake_case (json_object_put them); *OP is a long-running operation.
  */
+/* layer lib/vertex/ owns persistent resources and pipelines;
+ * it is the top layer and may include every one below (scripts/check-layers). */
 #ifndef MDC_VERTEX_H
 #define MDC_VERTEX_H
 
