@@ -1,6 +1,6 @@
 /* sc_dump.c - the slurm.conf reader's JSON dump (`mdcctl conf dump
- * --format json`).  Kept out of lib/conf/ so the plugins, which link only
- * that convenience library, never load json-c into slurmctld. */
+ * --format json`).  Kept out of lib/slurmconf/ so the plugins, which link
+ * only it and lib/base/, never load json-c into slurmctld. */
 #include "config.h"
 #include "sc_dump.h"
 

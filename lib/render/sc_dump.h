@@ -1,5 +1,5 @@
 /* sc_dump.h - the slurm.conf reader's JSON dump, in libmdc (json-c) and
- * not in the plugins' lib/conf/ library. */
+ * not in lib/slurmconf/, which the plugins link. */
 #ifndef SC_DUMP_H
 #define SC_DUMP_H
 

@@ -1,7 +1,7 @@
 /* sc_release_live.h - the release the cluster runs: its own scontrol's
  * --version when a Slurm is reachable, else SlurmRelease in mdc.conf,
  * else the build's release.  Part of libmdc (it runs scontrol), not of
- * lib/conf/'s small library the plugins link.  (owner: slurm.conf engine)
+ * lib/slurmconf/, which the plugins link.  (owner: slurm.conf engine)
  */
 #ifndef SC_RELEASE_LIVE_H
 #define SC_RELEASE_LIVE_H

@@ -537,7 +537,7 @@ static const struct {
 	{ "machine_spec", "accelerator_count", 16 },
 };
 
-/* A node pool's enums: their values are the schema's (lib/mdc_schema.c,
+/* A node pool's enums: their values are the schema's (lib/spec/mdc_schema.c,
  * the published resource); a value outside is refused at request time as
  * the service does. */
 static const char *const mdc_pool_enums[] = {
