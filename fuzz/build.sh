@@ -17,16 +17,16 @@ mkdir -p "$(dirname "$out")"
 if [ "$target" = json_fuzz ]; then
 	# shellcheck disable=SC2046
 	exec "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I"$build" -I"$src/lib" -I"$src/lib/conf" $(pkg-config --cflags json-c) \
-		"$src/fuzz/json_fuzz.c" "$src/lib/mdc_json.c" "$src/lib/conf/mdc_str.c" \
-		"$src/lib/conf/mdc_buf.c" "$src/lib/conf/mdc_err.c" \
+		-I"$build" -I"$src/lib/base" -I"$src/lib/slurmconf" -I"$src/lib/json" -I"$src/lib/render" $(pkg-config --cflags json-c) \
+		"$src/fuzz/json_fuzz.c" "$src/lib/json/mdc_json.c" "$src/lib/base/mdc_str.c" \
+		"$src/lib/base/mdc_buf.c" "$src/lib/base/mdc_err.c" \
 		$(pkg-config --libs json-c) -o "$out"
 fi
 # shellcheck disable=SC2046
 "$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I"$build" -I"$src/lib" -I"$src/lib/conf" $(pkg-config --cflags json-c) \
-	"$src/fuzz/sc_fuzz.c" "$src/lib/conf/sc_conf.c" "$src/lib/conf/sc_options.c" \
-	"$src/lib/sc_dump.c" "$src/lib/sc_translate.c" "$src/lib/mdc_intent.c" "$src/lib/mdc_json.c" \
-	"$src/lib/conf/mdc_str.c" "$src/lib/conf/mdc_hash.c" "$src/lib/conf/mdc_buf.c" \
-	"$src/lib/conf/mdc_err.c" \
+	-I"$build" -I"$src/lib/base" -I"$src/lib/slurmconf" -I"$src/lib/json" -I"$src/lib/render" $(pkg-config --cflags json-c) \
+	"$src/fuzz/sc_fuzz.c" "$src/lib/slurmconf/sc_conf.c" "$src/lib/slurmconf/sc_options.c" \
+	"$src/lib/render/sc_dump.c" "$src/lib/render/sc_translate.c" "$src/lib/json/mdc_intent.c" "$src/lib/json/mdc_json.c" \
+	"$src/lib/base/mdc_str.c" "$src/lib/base/mdc_hash.c" "$src/lib/base/mdc_buf.c" \
+	"$src/lib/base/mdc_err.c" \
 	$(pkg-config --libs json-c) -o "$out"

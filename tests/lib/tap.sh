@@ -19,11 +19,11 @@ export PATH="$top_builddir:$top_srcdir/scripts:$PATH"
 export LC_ALL=C
 
 # EXIT_OK, EXIT_USAGE, EXIT_INVAL, ...: the exit code of each enum mdc_err,
-# read from the library's own table (lib/conf/mdc_err.c), so a test checks
+# read from the library's own table (lib/base/mdc_err.c), so a test checks
 # a tool's exit status against that table rather than a bare number.
 eval "$(sed -n 's/^[[:space:]]*\[MDC_\(ERR_\)\{0,1\}\([A-Z]*\)\][[:space:]]*= { "[^"]*", \([0-9]*\) },.*/EXIT_\2=\3/p' \
-	"$top_srcdir/lib/conf/mdc_err.c")"
-[ -n "${EXIT_USAGE:-}" ] || { echo "Bail out! no exit code table in lib/conf/mdc_err.c"; exit 1; }
+	"$top_srcdir/lib/base/mdc_err.c")"
+[ -n "${EXIT_USAGE:-}" ] || { echo "Bail out! no exit code table in lib/base/mdc_err.c"; exit 1; }
 
 TAP_N=0
 TAP_FAILED=0

@@ -32,14 +32,14 @@ if [ -f "$src22/src/common/read_config.c" ] && [ -f "$src24/src/common/read_conf
    [ -f "$src26/src/common/read_config.c" ]; then
 	"$top_srcdir/scripts/gen-slurm-tables" "$src22" "$src24" "$src26" > "$D/tab.c" 2>"$D/gen.err"
 	is "$?" 0 "gen-slurm-tables reads the three source trees"
-	files_eq "lib/conf/sc_release_tab.c is what gen-slurm-tables writes from the sources" \
-		"$D/tab.c" "$top_srcdir/lib/conf/sc_release_tab.c"
+	files_eq "lib/slurmconf/sc_release_tab.c is what gen-slurm-tables writes from the sources" \
+		"$D/tab.c" "$top_srcdir/lib/slurmconf/sc_release_tab.c"
 	# a tree of another release in a release's place is refused, not mixed in
 	"$top_srcdir/scripts/gen-slurm-tables" "$src24" "$src22" "$src26" > /dev/null 2>"$D/gen.err"
 	like "$?:$(cat "$D/gen.err")" "^2:gen-slurm-tables: the trees are 24.11, 22.05, 26.05" \
 		"gen-slurm-tables refuses trees in the wrong order"
 else
-	skip "lib/conf/sc_release_tab.c is what gen-slurm-tables writes from the sources" \
+	skip "lib/slurmconf/sc_release_tab.c is what gen-slurm-tables writes from the sources" \
 		"no Slurm sources (MDC_SLURM_SRC_22_05, _24_11, _26_05)"
 	skip "gen-slurm-tables reads the three source trees" "no Slurm sources"
 	skip "gen-slurm-tables refuses trees in the wrong order" "no Slurm sources"

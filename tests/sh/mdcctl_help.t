@@ -3,7 +3,7 @@
 # subcommand its usage names, answers --help with its usage on stdout and
 # exit 0, with no cluster, no endpoint and no config file; usage errors
 # (unknown option, command or subcommand, missing arguments, an option the
-# command does not take) exit with the usage code of lib/conf/mdc_err.c's table (tap.sh's EXIT_*).
+# command does not take) exit with the usage code of lib/base/mdc_err.c's table (tap.sh's EXIT_*).
 . "$top_srcdir/tests/lib/tap.sh"
 
 M=$top_builddir/mdcctl

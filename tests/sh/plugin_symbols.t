@@ -30,7 +30,7 @@ for so in "$js" "$sp"; do
 	# every library is mapped by each sbatch/srun/salloc (bench/sbatch.sh)
 	unlike "$needed" 'json' "$n pulls in no JSON library"
 	undef=$(nm -D --undefined-only "$so" | awk '{print $2}')
-	# lib/conf/ is json-c-free: only `mdcctl conf dump` needs json-c
+	# lib/base/ and lib/slurmconf/ are json-c-free: only `mdcctl conf dump` needs json-c
 	unlike "$needed $undef" 'libjson-c|(^| )json_' "$n needs no json-c (needs: $needed)"
 	like "$undef" '^slurm_(info|error)$' "$n leaves Slurm's logging to the host"
 done

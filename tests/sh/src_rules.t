@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # src_rules.t - each rule once, and functions a reader can hold (issue 27
 # items 5 and 7), read from the sources: one monotonic clock
-# (lib/conf/mdc_time.c) and one sleep (mdc_sleep), one number and one
+# (lib/base/mdc_time.c) and one sleep (mdc_sleep), one number and one
 # boolean reader of Slurm values (sc_options.c), and the functions that
 # were about 150 lines split into named steps.
 . "$top_srcdir/tests/lib/tap.sh"
@@ -25,18 +25,18 @@ fn_len() {
 }
 
 plan 11
-is "$(where 'tv_nsec / 1e9')" "lib/conf/mdc_time.c" "one monotonic clock in seconds (mdc_mono)"
-is "$(where 'nanosleep(')" "lib/mdc_proc.c lib/mdc_run.c" "one sleep (mdc_sleep) beside mdc_run's reap poll"
-is "$(where '"true", "1"')" "lib/conf/sc_options.c" "one table of Slurm's boolean words (sc_value_bool)"
-is "$(grep -c 'strtoull(v, &end, 0)' "$S/lib/conf/sc_options.c")" "1" "the number reader reads base 0, as Slurm's s_p_handle_uint*"
-is "$(grep -l 'strtoull(v, &end, 0)' $CODE | sed "s|^$S/||")" "lib/conf/sc_options.c" "and nowhere else"
-is "$(grep -n 'if (c->broker)\|is_brokered(c))' "$S/lib/mdc_api.c" "$S/lib/mdc_update.c" | sed "s|^$S/||")" "" \
+is "$(where 'tv_nsec / 1e9')" "lib/base/mdc_time.c" "one monotonic clock in seconds (mdc_mono)"
+is "$(where 'nanosleep(')" "lib/base/mdc_proc.c lib/base/mdc_run.c" "one sleep (mdc_sleep) beside mdc_run's reap poll"
+is "$(where '"true", "1"')" "lib/slurmconf/sc_options.c" "one table of Slurm's boolean words (sc_value_bool)"
+is "$(grep -c 'strtoull(v, &end, 0)' "$S/lib/slurmconf/sc_options.c")" "1" "the number reader reads base 0, as Slurm's s_p_handle_uint*"
+is "$(grep -l 'strtoull(v, &end, 0)' $CODE | sed "s|^$S/||")" "lib/slurmconf/sc_options.c" "and nowhere else"
+is "$(grep -n 'if (c->broker)\|is_brokered(c))' "$S/lib/api/mdc_api.c" "$S/lib/api/mdc_update.c" | sed "s|^$S/||")" "" \
 	"the client's calls follow its transport table, set when it is made (no branch on the broker)"
 # sc_render.c's nodes_has is another engineer's file for now (issue 27)
-is "$(grep -l "depth++" $CODE | sed "s|^$S/||" | grep -v '^lib/sc_render.c$' | tr '\n' ' ' | sed 's/ $//')" \
-	"lib/conf/mdc_str.c" "one splitter of bracketed lists (mdc_strv_split_list)"
-for f in "lib/mdc_run.c mdc_run_finish" "lib/conf/sc_conf.c parse_record" "lib/conf/sc_conf.c parse_text" \
-	 "lib/conf/sc_conf.c parse_include"; do
+is "$(grep -l "depth++" $CODE | sed "s|^$S/||" | grep -v '^lib/render/sc_render.c$' | tr '\n' ' ' | sed 's/ $//')" \
+	"lib/base/mdc_str.c" "one splitter of bracketed lists (mdc_strv_split_list)"
+for f in "lib/base/mdc_run.c mdc_run_finish" "lib/slurmconf/sc_conf.c parse_record" "lib/slurmconf/sc_conf.c parse_text" \
+	 "lib/slurmconf/sc_conf.c parse_include"; do
 	set -- $f
 	n=$(fn_len "$S/$1" "$2")
 	ok "$2 ($1) is found and at most 80 lines (it has $n)" test "$n" -gt 0 -a "$n" -le 80

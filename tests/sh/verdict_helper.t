@@ -20,7 +20,7 @@ out=$("$HELPER" 2>&1); rc=$?
 is "$rc" "$EXIT_USAGE" "the helper without its two arguments: exit $EXIT_USAGE (usage)"
 like "$out" '^usage: mdc-slurmcheck LIBSLURMFULL SLURM_CONF' "and its usage line"
 # 3 (unusable library) and 1 (Slurm refuses) are the helper's own protocol
-# with lib/mdc_slurmcheck.c (see tools/mdc-slurmcheck), not lib/conf/mdc_err.c's
+# with lib/mdc_slurmcheck.c (see tools/mdc-slurmcheck), not lib/base/mdc_err.c's
 # table: bare numbers on purpose
 out=$("$HELPER" /nonexistent/libslurmfull.so "$D/bad.conf" 2>&1); rc=$?
 is "$rc" 3 "an unusable library: exit 3"
