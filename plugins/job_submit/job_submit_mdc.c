@@ -445,15 +445,20 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 }
 
 /* 22.05 gives job_modify no err_msg: the refusal is logged and the user
- * sees "Invalid partition name specified". */
+ * sees "Invalid partition name specified".  An accepted partition change
+ * leaves errno 0, not as found: _update_job reads errno as the reason of
+ * a NULL association (above), and 24.11's slurmctld enters here with the
+ * EAGAIN of its non-blocking RPC socket read still in errno, so the
+ * enforcer's move was refused "Resource temporarily unavailable"
+ * (jobs_lab.t on 24.11). */
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
 {
-	int saved = errno, rc;
+	int rc;
 
 	(void) job_ptr;
 	if (!job_desc->partition)
 		return SLURM_SUCCESS;
 	rc = js_check(job_desc, submit_uid, "partition change", false, NULL);
-	errno = saved;
+	errno = 0;
 	return rc;
 }
