@@ -13,9 +13,13 @@
 #   drift_lab.t            drift, with adopt
 #   verdict_lab.t          Slurm's verdict: what its parser refuses is refused
 #   nodepool_scale_job.t   the scale-down guard under a running job
+#   jobs_lab.t             the job wait policy with both plugins (spank_mdc,
+#                          job_submit/mdc) and the enforcer
+#   jobs_enforce.t         the policy enforced by mdcd's own loop
 . "$top_srcdir/tests/lib/tap.sh"
 
-PROOFS=(roundtrip_partition.t roundtrip_preempt.t drift_lab.t verdict_lab.t nodepool_scale_job.t)
+PROOFS=(roundtrip_partition.t roundtrip_preempt.t drift_lab.t verdict_lab.t nodepool_scale_job.t
+	jobs_lab.t jobs_enforce.t)
 RELS=()
 for r in ${MDC_RELEASES:-22.05 24.11}; do
 	[ "$r" = 22.05 ] || RELS+=("$r")
