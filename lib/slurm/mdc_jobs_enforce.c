@@ -15,6 +15,7 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 #include "mdc_jobs.h"
+#include "mdc_managed.h"
 
 /* 24.11 has no slurm_get_errno(): its API calls leave their error in errno
  * (which is all slurm_get_errno() ever returned) */
@@ -301,10 +302,12 @@ static void jobs_outcome(int rc, enum mdc_jobs_verdict verdict, const struct mdc
 	}
 }
 
-/* Could JOB run in partition PART by its limits?  slurmctld accepts a
- * move past MaxTime or the node limits and the job then pends there for
- * ever (PartitionTimeLimit, PartitionNodeLimit): such a move is not made.
- * 0, or -1 with E->msg saying why. */
+/* Could JOB run in partition PART by its limits and access lists?
+ * slurmctld accepts a move past MaxTime or the node limits and the job
+ * then pends there for ever (PartitionTimeLimit, PartitionNodeLimit); 24.11
+ * also takes root's move of a job whose user AllowGroups, AllowAccounts or
+ * AllowQos shut out (22.05 refuses it, having moved it already): such a
+ * move is not made.  0, or -1 with E->msg saying why. */
 static int jobs_fits(const slurm_job_info_t *job, const char *part, struct mdc_jobs_entry *e)
 {
 	partition_info_msg_t *pm = NULL;
@@ -334,6 +337,27 @@ static int jobs_fits(const slurm_job_info_t *job, const char *part, struct mdc_j
 			 "partition's MinNodes/MaxNodes; the job stays in %.60s",
 			 job->job_id, part, job->num_nodes, was);
 		rc = -1;
+	} else {
+		/* the access lists only: limits above, the state is slurmctld's */
+		const struct mdc_managed_part lists = {
+			.root_only = pi->flags & PART_FLAG_ROOT_ONLY ? "YES" : NULL,
+			.allow_groups = pi->allow_groups, .allow_accounts = pi->allow_accounts,
+			.deny_accounts = pi->deny_accounts, .allow_qos = pi->allow_qos,
+			.deny_qos = pi->deny_qos,
+		};
+		const struct mdc_managed_job mj = {
+			.uid = job->user_id, .gid = job->group_id, .account = job->account,
+			.qos = job->qos,
+		};
+		struct mdc_ctx ctx = { 0 };
+
+		/* (uid 0 is the one admin known here: SlurmUser's jobs are rare) */
+		if (mdc_managed_access_part(&lists, part, &mj, 0, &ctx)) {
+			snprintf(e->msg, sizeof(e->msg),
+				 "cannot move job %u to partition %.60s: %.200s; the job stays in %.60s",
+				 job->job_id, part, ctx.msg, was);
+			rc = -1;
+		}
 	}
 out:
 	slurm_free_partition_info_msg(pm);

@@ -13,7 +13,8 @@
  * --mdc-fallback-partition options spank_mdc puts in the job control
  * environment, over the JobWaitDefault of mdc.conf for the job's
  * partition, checked (JobWaitMax, the fallback partition is managed, not
- * one the job asks for, and lets the job's user in: mdc_managed_access)
+ * one the job asks for, and lets the job's user in: mdc_managed_access,
+ * with the user's default account and QOS when the job names none)
  * and recorded in the job's AdminComment as
  * "mdc:wait=SECS,on-timeout=ACTION[,fallback=PART]" for the enforcer
  * (mdcctl jobs enforce).  A bad policy is refused in both modes.
@@ -36,6 +37,7 @@
 #include <sys/stat.h>
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
+#include <slurm/slurmdb.h>
 #include "mdc_jobs.h"
 #include "mdc_managed.h"
 
@@ -46,6 +48,20 @@ extern void slurm_xfree(void **p);
 extern void slurm_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern void slurm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern void slurm_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* slurmctld's association manager (its own copy of slurmdbd's records,
+ * no RPC) and connection, the same in 22.05, 24.11 and 26.05; weak: a
+ * load outside slurmctld has none, and no default is looked up. */
+extern void *acct_db_conn __attribute__((weak));
+extern uint16_t accounting_enforce __attribute__((weak));
+extern int assoc_mgr_fill_in_user(void *db_conn, slurmdb_user_rec_t *user, int enforce,
+				  slurmdb_user_rec_t **user_pptr, bool locked)
+	__attribute__((weak));
+extern int assoc_mgr_fill_in_assoc(void *db_conn, slurmdb_assoc_rec_t *assoc, int enforce,
+				   slurmdb_assoc_rec_t **assoc_pptr, bool locked)
+	__attribute__((weak));
+extern int assoc_mgr_fill_in_qos(void *db_conn, slurmdb_qos_rec_t *qos, int enforce,
+				 slurmdb_qos_rec_t **qos_pptr, bool locked)
+	__attribute__((weak));
 
 /* The symbols Slurm looks up (exported by job_submit_mdc.map). */
 const char plugin_name[] = "job_submit mdc: refuse jobs for runtime-only partitions";
@@ -310,6 +326,43 @@ static partition_info_msg_t *js_live_part(const char *name, struct mdc_managed_p
 	return msg;
 }
 
+/* The account and QOS slurmctld gives a job that names none (issue 24
+ * item 3): the user's default account, and the default QOS of that
+ * association in partition PART (the fallback, where the job would run),
+ * as job_submit/lua's default_account/default_qos.  Copied into ACCT and
+ * QOS (the assoc_mgr's strings are borrowed, read without its lock);
+ * left "" when unknown (no accounting, no such association, or no
+ * DefaultQOS: then the partition's lists are not judged on it). */
+static void js_defaults(const job_desc_msg_t *d, const char *part, char *acct, size_t asz,
+			char *qos, size_t qsz)
+{
+	slurmdb_user_rec_t user = { .uid = d->user_id };
+	slurmdb_assoc_rec_t assoc = { .uid = d->user_id };
+	slurmdb_qos_rec_t q = { 0 };
+	int enforce;
+
+	if (!assoc_mgr_fill_in_user || !assoc_mgr_fill_in_assoc || !assoc_mgr_fill_in_qos ||
+	    !&acct_db_conn || !&accounting_enforce)
+		return;
+	enforce = accounting_enforce;
+	if (!d->account && !*acct &&
+	    assoc_mgr_fill_in_user(acct_db_conn, &user, enforce, NULL, false) == SLURM_SUCCESS &&
+	    user.default_acct)
+		snprintf(acct, asz, "%s", user.default_acct);
+	if (d->qos || *qos)
+		return;
+	assoc.acct = d->account ? d->account : *acct ? acct : NULL;
+	assoc.partition = (char *) part;
+	if (!assoc.acct ||
+	    assoc_mgr_fill_in_assoc(acct_db_conn, &assoc, enforce, NULL, false) != SLURM_SUCCESS ||
+	    !assoc.def_qos_id)
+		return;
+	q.id = assoc.def_qos_id;
+	if (assoc_mgr_fill_in_qos(acct_db_conn, &q, enforce, NULL, false) == SLURM_SUCCESS &&
+	    q.name)
+		snprintf(qos, qsz, "%s", q.name);
+}
+
 /* The job's wait policy: the options spank_mdc.so passed, over the site
  * default for its partition, validated again here (the environment may
  * not come from spank_mdc.so), recorded in AdminComment, which only
@@ -345,6 +398,7 @@ static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
 	/* a fall-back to a partition the job cannot run in would strand it:
 	 * slurmctld moves it there, then refuses (issue 24 item 3) */
 	if (pol.action == MDC_JOBS_FALL_BACK && js_set) {
+		char dacct[128] = "", dqos[128] = "";
 		struct mdc_managed_job job = {
 			.uid = d->user_id, .gid = d->group_id, .account = d->account, .qos = d->qos,
 			.time_limit = d->time_limit == NO_VAL || d->time_limit == INFINITE ?
@@ -356,6 +410,15 @@ static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
 		char mt[16];
 		int bad_part;
 
+		/* none named: the ones slurmctld will give the job */
+		if (!d->account || !d->qos) {
+			js_defaults(d, pol.fallback, dacct, sizeof(dacct), dqos, sizeof(dqos));
+			if (!job.account && *dacct)
+				job.account = dacct;
+			if (!job.qos && *dqos)
+				job.qos = dqos;
+		}
+
 		/* the live record when slurmctld gives it, else the file */
 		if ((msg = js_live_part(pol.fallback, &live, mt, sizeof(mt)))) {
 			bad_part = mdc_managed_access_part(&live, pol.fallback, &job,
@@ -366,6 +429,12 @@ static int js_policy(job_desc_msg_t *d, struct mdc_ctx *ctx)
 						      slurm_conf.slurm_user_id, ctx);
 		}
 		if (bad_part) {
+			static const char *const dflt[] = { NULL, "account", "QOS", "account and QOS" };
+			int dw = (job.account == dacct) | (job.qos == dqos) << 1;
+
+			if (dflt[dw])
+				mdc_ctx_prefix(ctx, "the job names no %s and gets its user's default",
+					       dflt[dw]);
 			mdc_ctx_prefix(ctx, "fallback partition '%s' would not run the job",
 				       pol.fallback);
 			return -1;
@@ -445,15 +514,20 @@ int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid, char **err_msg)
 }
 
 /* 22.05 gives job_modify no err_msg: the refusal is logged and the user
- * sees "Invalid partition name specified". */
+ * sees "Invalid partition name specified".  An accepted partition change
+ * leaves errno 0, not as found: _update_job reads errno as the reason of
+ * a NULL association (above), and 24.11's slurmctld enters here with the
+ * EAGAIN of its non-blocking RPC socket read still in errno, so the
+ * enforcer's move was refused "Resource temporarily unavailable"
+ * (jobs_lab.t on 24.11). */
 int job_modify(job_desc_msg_t *job_desc, void *job_ptr, uint32_t submit_uid)
 {
-	int saved = errno, rc;
+	int rc;
 
 	(void) job_ptr;
 	if (!job_desc->partition)
 		return SLURM_SUCCESS;
 	rc = js_check(job_desc, submit_uid, "partition change", false, NULL);
-	errno = saved;
+	errno = 0;
 	return rc;
 }

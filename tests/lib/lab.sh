@@ -53,7 +53,56 @@ exec %q exec %q -- %q "$@"
 	top_builddir=$lab_rel_bin
 	export top_builddir MDC_RELEASE_BUILDDIR=$lab_rel_build MDC_BUILDDIR=$lab_rel_bin
 	LAB_RELEASE_OPTS=(--release "$MDC_LAB_RELEASE")
+	lab_rel_root=$("$top_srcdir/scripts/release-root" path "$MDC_LAB_RELEASE")
 fi
+
+# lab_release_user NAME: a user the test made on the host, also in the
+# release's root (same uid, gid and groups, by number), where that
+# release's daemons (slurmctld's AllowGroups, mdcd's AdminGroups and its
+# messages) and setpriv look names up; removed at exit.  Nothing on 22.05.
+lab_release_user() {
+	local u=$1 g name supp=()
+	[ -n "${lab_rel_root:-}" ] || return 0
+	for g in $(id -G "$u"); do
+		name=$(getent group "$g" | cut -d: -f1) || return 1
+		grep -q "^$name:" "$lab_rel_root/etc/group" && continue
+		shadow groupadd -R "$lab_rel_root" -g "$g" "$name" || return 1
+		at_exit "shadow groupdel -R '$lab_rel_root' '$name'"
+	done
+	for g in $(id -Gn "$u"); do
+		[ "$g" = "$(id -gn "$u")" ] || supp+=("$g")
+	done
+	shadow useradd -R "$lab_rel_root" -M -N -u "$(id -u "$u")" -g "$(id -g "$u")" \
+		${supp[0]:+-G "$(IFS=,; echo "${supp[*]}")"} -s /usr/sbin/nologin "$u" || return 1
+	at_exit "shadow userdel -R '$lab_rel_root' '$u'"
+}
+
+# lab_setpriv USER [env [-i] [VAR=VAL]...] [timeout SECS] PROG ARGS...: run PROG as USER
+# (setpriv: its uid, gid and groups).  PROG one of a release lab's
+# wrappers (the lab's Slurm and munge programs, the project's tools) would
+# chroot, which only root can: then setpriv runs inside the release's root
+# (its names: lab_release_user) with MDC_IN_RELEASE set, so the wrapper
+# runs its program there directly.  Any other PROG runs on the host.
+lab_setpriv() {
+	local u=$1 i=1 k prog
+	shift
+	[ "${1:-}" = env ] && i=2
+	while [ $i -le $# ] && { [ "${!i}" = -i ] || [[ "${!i}" == *=* ]]; }; do i=$((i + 1)); done
+	# (timeout DURATION PROG...: PROG is the one)
+	k=$i
+	[ "${!k:-}" = timeout ] && k=$((k + 2))
+	prog=$(command -v -- "${!k:-}" 2>/dev/null)
+	if [ -z "${lab_rel_root:-}" ] ||
+		{ [[ "$prog" != "$lab_rel_bin/"* ]] && [[ "$prog" != "${LAB_DIR:-/nonexistent}/bin/"* ]]; }; then
+		setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups "$@"
+		return
+	fi
+	if [ "$1" != env ]; then set -- env "$@"; i=$((i + 1)); fi
+	MDC_RELEASE_BINDS="$TEST_DIR:$top_srcdir:$(dirname "$lab_rel_build")" \
+		"$top_srcdir/scripts/release-root" exec "$MDC_LAB_RELEASE" -- \
+		setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups \
+		"${@:1:i-1}" MDC_IN_RELEASE="$MDC_LAB_RELEASE" "${@:i}"
+}
 # mdc-emulator for --managed labs is looked up in the build tree first
 export MDC_BUILDDIR=${MDC_BUILDDIR:-$top_builddir}
 # a batch job without -o writes slurm-JOBID.out where sbatch ran, the

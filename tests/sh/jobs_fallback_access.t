@@ -2,9 +2,11 @@
 # Issue 24 item 3: a fall-back to a partition the job's user may not run
 # in.  slurmctld 22.05 moves the job, then refuses the update ("Requested
 # partition configuration not available now") and leaves it pending for
-# ever (PartitionConfig) with AdminComment saying it fell back.  The
-# enforcer must report what happened and put the job back, and
-# job_submit/mdc must refuse such a fall-back at submission.
+# ever (PartitionConfig) with AdminComment saying it fell back; 24.11
+# takes the move and the job pends there.  The enforcer must not make such
+# a move and say why, and job_submit/mdc must refuse such a fall-back at
+# submission.  Also on 24.11 (release_proofs.t): the users are mirrored
+# into its root and run its commands there (lab_release_user, lab_setpriv).
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 
@@ -27,9 +29,11 @@ sfx=$$
 user=mdcfu$sfx member=mdcfm$sfx group=mdcfg$sfx
 shadow groupadd "$group" || { echo "Bail out! groupadd failed"; exit 1; }
 at_exit "shadow groupdel '$group' 2>/dev/null"
-shadow useradd -M -N -s /usr/sbin/nologin "$user" || { echo "Bail out! useradd failed"; exit 1; }
+shadow useradd -M -N -s /usr/sbin/nologin "$user" && lab_release_user "$user" ||
+	{ echo "Bail out! useradd failed"; exit 1; }
 at_exit "shadow userdel '$user' 2>/dev/null"
-shadow useradd -M -N -G "$group" -s /usr/sbin/nologin "$member" || { echo "Bail out! useradd failed"; exit 1; }
+shadow useradd -M -N -G "$group" -s /usr/sbin/nologin "$member" && lab_release_user "$member" ||
+	{ echo "Bail out! useradd failed"; exit 1; }
 at_exit "shadow userdel '$member' 2>/dev/null"
 
 lab_up --plugindir "$JS_DIR" --job-submit mdc --plugstack "required $SPANK"
@@ -40,7 +44,7 @@ chmod 0755 "$TEST_DIR"
 
 as() {
 	local u=$1; shift
-	(cd / && setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups \
+	(cd / && lab_setpriv "$u" \
 		env -i PATH="$PATH" SLURM_CONF="$SLURM_CONF" HOME=/ SBATCH_OUTPUT=/dev/null "$@")
 }
 as_user() { as "$user" "$@"; }
@@ -90,8 +94,8 @@ wait_until 30 expired
 "$MDCCTL" jobs enforce --once >"$TEST_DIR/enforce.log" 2>&1
 is "$?" 1 "mdcctl jobs enforce --once fails"
 like "$(cat "$TEST_DIR/enforce.log")" \
-	"cannot move job $j to partition ondemand: Requested partition configuration not available now; slurmctld had moved it to ondemand anyway: moved back to low" \
-	"it says the move was refused and the job put back"
+	"cannot move job $j to partition ondemand: uid $(id -u "$user") is in none of the AllowGroups=$group of partition 'ondemand'; the job stays in low" \
+	"it says why the move is not made (22.05 would refuse it after moving the job, 24.11 would strand it)"
 is "$(field "$j" Partition)" low "the job is in low again, not stranded in ondemand"
 is "$(field "$j" AdminComment)" "mdc:wait=2,on-timeout=fall-back-to-on-demand,fallback=ondemand" \
 	"AdminComment does not say it fell back"

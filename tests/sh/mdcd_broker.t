@@ -35,15 +35,17 @@ sfx=$$
 user=mdcu$sfx admin=mdca$sfx group=mdcg$sfx
 shadow groupadd "$group" || { echo "Bail out! groupadd failed"; exit 1; }
 at_exit "shadow groupdel '$group' 2>/dev/null"
-shadow useradd -M -N -s /usr/sbin/nologin "$user" || { echo "Bail out! useradd failed"; exit 1; }
+shadow useradd -M -N -s /usr/sbin/nologin "$user" && lab_release_user "$user" ||
+	{ echo "Bail out! useradd failed"; exit 1; }
 at_exit "shadow userdel '$user' 2>/dev/null"
-shadow useradd -M -N -G "$group" -s /usr/sbin/nologin "$admin" || { echo "Bail out! useradd failed"; exit 1; }
+shadow useradd -M -N -G "$group" -s /usr/sbin/nologin "$admin" && lab_release_user "$admin" ||
+	{ echo "Bail out! useradd failed"; exit 1; }
 at_exit "shadow userdel '$admin' 2>/dev/null"
 
 # as USER CMD...: run CMD as USER with only the broker's settings
 as() {
 	local u=$1; shift
-	setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups \
+	lab_setpriv "$u" \
 		env -i PATH="$PATH" SLURM_CONF="$SLURM_CONF" MDC_CONF="$MDC_CONF" \
 		MDC_CLUSTER="$MDC_CLUSTER" MDC_BROKER="$MDC_BROKER" \
 		MDC_MUNGE_SOCKET="$MDC_MUNGE_SOCKET" HOME=/ "$@"

@@ -13,9 +13,18 @@
 #   drift_lab.t            drift, with adopt
 #   verdict_lab.t          Slurm's verdict: what its parser refuses is refused
 #   nodepool_scale_job.t   the scale-down guard under a running job
+#   jobs_lab.t             the job wait policy with both plugins (spank_mdc,
+#                          job_submit/mdc) and the enforcer
+#   jobs_enforce.t         the policy enforced by mdcd's own loop
+#   jobs_fallback_access.t a fall-back the job's user may not run in
+#   jobs_fallback_default.t  ... judged with the user's default account and
+#                          QOS (with slurmdbd)
+#   mdcd_broker.t          mdcd with munge, its plain-user and admin clients
+#                          (lab_release_user, lab_setpriv: users in the root)
 . "$top_srcdir/tests/lib/tap.sh"
 
-PROOFS=(roundtrip_partition.t roundtrip_preempt.t drift_lab.t verdict_lab.t nodepool_scale_job.t)
+PROOFS=(roundtrip_partition.t roundtrip_preempt.t drift_lab.t verdict_lab.t nodepool_scale_job.t
+	jobs_lab.t jobs_enforce.t jobs_fallback_access.t jobs_fallback_default.t mdcd_broker.t)
 RELS=()
 for r in ${MDC_RELEASES:-22.05 24.11}; do
 	[ "$r" = 22.05 ] || RELS+=("$r")
