@@ -20,7 +20,7 @@ RROOT=$("$top_srcdir/scripts/release-root" path "$REL" 2>/dev/null) && [ -x "$RR
 	skip_all "no Slurm $REL root (scripts/release-root ensure $REL)"
 
 out=$(slurm-lab up "$TEST_DIR/no" --hosts --release "$REL" --accounting 2>&1); rc=$?
-plan 23
+plan 26
 like "$rc:$out" "^2:.*--release $REL with --hosts does not work with --accounting yet" \
 	"--release with --accounting on --hosts is refused (exit 2), saying so"
 like "$(slurm-lab up "$TEST_DIR/no" --hosts --release 9.9 2>&1)" "unknown --release '9.9'" \
@@ -78,7 +78,7 @@ D=$TEST_DIR/lab2
 b=$("$top_srcdir/scripts/release-root" builddir "$REL" "$top_srcdir" 2>/dev/null)
 [ -x "$b/mdc-emulator" ] && export MDC_RELEASE_BUILDDIR=$b
 show_on_fail "$D/hosts/api/log/emulator.log" "$TEST_DIR/scale.out"
-hosts_up --release "$REL" --managed --compute 2 --login 1 --lro-seconds 0
+hosts_up --release "$REL" --managed --broker --compute 2 --login 2 --lro-seconds 0
 id=$(printf %s "$D" | md5sum | cut -c1-6)
 emu_root() {
 	local p
@@ -113,5 +113,13 @@ three() { [ "$(on login1 sinfo -h -N -o '%N %t' | sort -u | awk '$2 == "idle"' |
 wait_until 60 three
 is "$(on login1 timeout 60 srun -N3 -t 1 hostname 2>&1 | sort | tr '\n' ' ')" "compute-0 compute-1 compute-2 " \
 	"srun -N3 runs on the three hosts"
+# the broker: the release's mdcd on login1, reached from login2 over TCP
+p=$(cat "$D/hosts/login1/run/mdcd.pid" 2>/dev/null)
+is "$(cat "/proc/$p/comm" 2>/dev/null):$(readlink "/proc/$p/root" 2>/dev/null)" "mdcd:$RROOT" \
+	"--broker: mdcd runs on login1 chrooted in the root"
+on login2 env MDC_CONF=/dev/null mdcctl --yes config set KillWait=47 >"$TEST_DIR/broker.out" 2>&1
+is "$?:$MDC_BROKER" "0:login1:6830" "a change from login2 through the broker is accepted"
+kw() { [ "$(on login1 scontrol show config | sed -n 's/^KillWait *= *\([0-9]*\) sec$/\1/p')" = 47 ]; }
+ok "and reaches the live slurmctld (KillWait 47)" wait_until 60 kw
 ok "down stops the managed lab" slurm-lab down "$D"
 is "$(left | tr '\n' ' ')" "0 0 " "down leaves no mount or process of the managed release lab"
