@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # lab-common.sh - what scripts/slurm-lab and scripts/slurm-lab-hosts
 # share, sourced by both (not run on its own): progress and error lines,
-# and where Slurm's plugins are.  The sourcing script sets PROG first.
+# where Slurm's plugins are and where the project's programs are.  The
+# sourcing script sets PROG and SELF (its own absolute path) first.
 # (bash)
 
 # log MSG: progress on stderr, with the seconds since the script started
@@ -28,3 +29,17 @@ plugin_dir() {
 	[ -n "$so" ] || { err "cannot find Slurm's plugin dir (apt-get install slurm-wlm-basic-plugins)"; return 1; }
 	dirname "$so"
 }
+
+# find_prog NAME: the project's program NAME, by its absolute path: in
+# $MDC_BUILDDIR (a release lab's wrappers), $top_builddir (the tests), the
+# build tree next to the scripts or the source tree, else on PATH
+find_prog() {
+	local d
+	for d in "${MDC_BUILDDIR:-}" "${top_builddir:-}" "$(dirname "$SELF")/../build" \
+		"$(dirname "$SELF")/.."; do
+		[ -n "$d" ] && [ -x "$d/$1" ] && { echo "$(cd "$d" && pwd)/$1"; return 0; }
+	done
+	command -v "$1"
+}
+find_emulator() { find_prog mdc-emulator; }
+find_mdcd() { find_prog mdcd; }

@@ -7,6 +7,8 @@
 #                         eval'd; down at exit; Bail out when it fails
 #   on HOST CMD...        CMD on HOST
 #   hosts_user PREFIX     a user (U) with a home on the shared /home
+#                         (a --release lab: before hosts_up, as its
+#                         hosts see this machine's users of up's time)
 # D is the lab's directory ($TEST_DIR/lab); logs to show on a failure are
 # given with show_on_fail as before.
 
