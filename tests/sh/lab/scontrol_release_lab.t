@@ -54,7 +54,7 @@ else
 fi
 
 for r in "${AGAIN[@]}"; do
-	out=$(MDC_LAB_RELEASE=$r timeout 900 bash "$top_srcdir/tests/sh/scontrol_release_lab.t" 2>&1); rc=$?
+	out=$(MDC_LAB_RELEASE=$r timeout 900 bash "$top_srcdir/tests/sh/lab/scontrol_release_lab.t" 2>&1); rc=$?
 	n_ok=$(grep -c '^ok ' <<<"$out")
 	n_bad=$(grep -c '^not ok ' <<<"$out")
 	if [ "$rc" = 0 ] && [ "$n_bad" = 0 ] && [ "$n_ok" = 5 ]; then

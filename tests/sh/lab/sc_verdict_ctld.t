@@ -58,7 +58,7 @@ is "$(pval debug TRESBillingWeights)" "CPU=2.0" "... and reaches the live partit
 
 # the same on each other release (its own lab: released by its own test)
 for r in "${AGAIN[@]}"; do
-	out=$(MDC_LAB_RELEASE=$r timeout 900 bash "$top_srcdir/tests/sh/sc_verdict_ctld.t" 2>&1); rc=$?
+	out=$(MDC_LAB_RELEASE=$r timeout 900 bash "$top_srcdir/tests/sh/lab/sc_verdict_ctld.t" 2>&1); rc=$?
 	n_ok=$(grep -c '^ok ' <<<"$out")
 	n_bad=$(grep -c '^not ok ' <<<"$out")
 	if [ "$rc" = 0 ] && [ "$n_bad" = 0 ] && [ "$n_ok" = 11 ]; then

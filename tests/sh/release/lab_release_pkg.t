@@ -7,7 +7,7 @@
 # never changed), the installed mdcctl runs there, and the release's own
 # slurmctld and slurmd load both installed plugins.  Part of
 # `scripts/test --release` (a build in the root takes minutes); the host's
-# packages are tests/sh/pkg_debian.t.  A root or build that cannot be made
+# packages are tests/sh/lab/pkg_debian.t.  A root or build that cannot be made
 # fails the test.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# client_tls.t - https goes through libcurl, loaded on first use (plain
+# mdcctl_tls.t - https goes through libcurl, loaded on first use (plain
 # http:// to an address takes our own client): against a real TLS server
 # (openssl s_server -WWW serving the emulator's answer for a cluster), a
 # self-signed certificate is refused with libcurl's words, CACertFile /

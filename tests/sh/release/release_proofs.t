@@ -26,7 +26,7 @@ plan $((${#PROOFS[@]} * ${#RELS[@]}))
 
 for r in "${RELS[@]}"; do
 	for t in "${PROOFS[@]}"; do
-		out=$(MDC_LAB_RELEASE=$r timeout 900 bash "$top_srcdir/tests/sh/$t" 2>&1)
+		out=$(MDC_LAB_RELEASE=$r timeout 900 bash "$top_srcdir/tests/sh/lab/$t" 2>&1)
 		rc=$?
 		n_ok=$(grep -c '^ok ' <<<"$out")
 		n_bad=$(grep -c '^not ok ' <<<"$out")
