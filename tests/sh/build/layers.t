@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lib/'s layers (issue 27 items 3 and 6): scripts/check-layers passes on the
+# lib/'s layers: scripts/check-layers passes on the
 # tree, and fails, naming the file, on a copy with each kind of violation
 # planted: an include that runs back up, a lib file in no folder, json-c in
 # the plugins' layers, a plugin reaching above lib/slurmconf/, a new

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# src_rules.t - each rule once, and functions a reader can hold (issue 27
-# items 5 and 7), read from the sources: one monotonic clock
+# src_rules.t - each rule once, and functions a reader can hold, read from
+# the sources: one monotonic clock
 # (lib/base/mdc_time.c) and one sleep (mdc_sleep), one number and one
 # boolean reader of Slurm values (sc_options.c), and the functions that
 # were about 150 lines split into named steps.

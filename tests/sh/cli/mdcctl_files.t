@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16.6: hostile files are bounded.  slurm.conf, its includes and
+# Hostile files are bounded.  slurm.conf, its includes and
 # mdc.conf are read only when they are regular files: a FIFO (which used to
 # hang the tools) or a symlink to /dev/zero (which grew to gigabytes) is
 # refused at once, and an include tree that fans out stops at a cap on the

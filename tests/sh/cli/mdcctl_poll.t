@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15.3: operation polls start fast and back off, and a server's
+# Operation polls start fast and back off, and a server's
 # Retry-After on a poll is honoured.  A stand-in API answers the poll of
 # one operation "not done, Retry-After: 2" twice, then "done", and logs
 # when each poll came.  (The gaps are lower bounds the client guarantees

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# sc_corpus.t - the real slurm.conf corpus ($MDC_SHARED/corpus/slurm.conf).
+# sc_corpus.t - a corpus of real slurm.conf files, read from the external
+# material (MDC_SHARED, README.md "Tests"; skipped without it).
 #
 # 1. Every file parses: non-template files with --lenient (legacy keys that
 #    Slurm 22.05 rejects become warnings), TEMPLATE files (SOURCES.md) with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# C11 node images: default per machine type, advanced by the test endpoint
+# Node images: default per machine type, advanced by the test endpoint
 # or a flag; USER_AND_SERVICE moves unpinned pools (even for a label
 # change), USER_ONLY never does, node_image pins; a move recreates the pool
 # (clusterEvents VM_DELETION, progressMessage naming the pools).

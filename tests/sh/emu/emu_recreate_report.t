@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mdcctl says only what it can know about node image moves (C11): a read
+# mdcctl says only what it can know about node image moves: a read
 # cannot tell a pinned pool from one that reports its running image, so
 # before an update with --allow-recreate it lists the pools that MAY be
 # recreated and why; after the operation it reports what happened, from

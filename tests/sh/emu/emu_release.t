@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The emulator stands for one Slurm release (--slurm-release, issue 29
-# item 5): its regeneration writes a slurm.conf that release's slurmctld
+# The emulator stands for one Slurm release (--slurm-release): its
+# regeneration writes a slurm.conf that release's slurmctld
 # starts with -- the service's own lines of --slurm-base included (no
 # select/cons_res on 24.11, keys the release dropped or does not have yet
 # left out) -- and a spec setting the release does not know is refused as

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Every API rule C1-C13 (DESIGN section 3) enforced by the running
-# emulator, black-box over HTTP: status, error text and resulting resource.
+# Every rule of the managed API's contract (ids, required and immutable
+# fields, update masks and modes, the one operation at a time, the
+# refusals' words; mdc-emulator(8)) enforced by the running emulator,
+# black-box over HTTP: status, error text and resulting resource.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 

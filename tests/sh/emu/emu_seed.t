@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The seed document's own commands (manage-cluster.pt.txt), taken from the
-# seed file itself and run with curl against the emulator: only the host
-# and the placeholders are replaced.  The gcurl alias is the seed's too,
-# with a `gcloud` that prints the emulator's token.
+# The curl commands of the service's cluster-management guide, read from
+# the external material (MDC_SHARED, README.md "Tests"; skipped without
+# it) and run as written against the emulator: only the host and the
+# placeholders are replaced.  The guide's gcurl alias too, with a `gcloud`
+# that prints the emulator's token.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mdc-emulator answers as the service does (issue 25 item 2): the required
+# mdc-emulator answers as the service does: the required
 # fields of a create, the enums and the GPU provisioning rule, the typed
 # legacy blocks, immutable pool fields, the service's error shape ("List
 # of found errors" in a BadRequest, no ErrorInfo), and a create that fails

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# C14: 20 concurrent `mdcctl partition update` runs on 20 different
+# No lost update: 20 concurrent `mdcctl partition update` runs on 20 different
 # partitions all land: each writer takes the lock, re-reads and re-plans
 # on the fresh state, so nobody's PATCH carries a stale partition list.
 . "$top_srcdir/tests/lib/tap.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Destructive scope commands (issue 10 item 5) against the emulator: on a
+# Destructive scope commands against the emulator: on a
 # terminal they show the change set and ask; "n" sends nothing, "y" sends
 # the update; without a terminal they need --yes (or gcloud's --quiet).
 . "$top_srcdir/tests/lib/tap.sh"

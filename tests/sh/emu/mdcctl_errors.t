@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# C15 errors and retries through the emulator's fault injection: GETs are
+# Errors and retries through the emulator's fault injection: GETs are
 # retried on 503/429, writes never are; a lost PATCH answer is followed by
 # a re-read that says what happened; a failed operation and auth errors
 # give their documented exit codes.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# --format on the emulator (issue 10 item 8): describe json is the
+# --format on the emulator: describe json is the
 # resource as the API shows it (lowerCamelCase, user maps untouched),
 # yaml and value(...) as gcloud prints them, --quiet as gcloud's; and
-# --help after any subcommand (item 7).
+# --help after any subcommand.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 

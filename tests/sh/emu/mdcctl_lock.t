@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16.4, 16.5, 16.7, 10.9 and 24.2: the writer lock and what it cannot do.
+# The writer lock and what it cannot do.
 # Keyed by endpoint and cluster; a symlink at its path is refused; a
 # holder that keeps it is named and the wait ends; Ctrl-C while waiting is
 # not reported as "no change".  Writers that do not share a lock directory

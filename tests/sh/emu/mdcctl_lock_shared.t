@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 26.3: a LockDir on shared storage where the writer lock cannot be
+# A LockDir on shared storage where the writer lock cannot be
 # held (NFS root_squash: root is refused; a read-only mount; a directory
 # of another user) makes the write refuse, naming the directory, and never
 # falls back to a host-local lock (which would not serialise the other

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 27.1: libcurl is the one HTTP client, and a command's requests
+# libcurl is the one HTTP client, and a command's requests
 # share one connection.  `mdcctl labels set` against the emulator reads
 # the cluster, PATCHes it and polls the operation: one connect() to the
 # emulator (strace), however many requests the emulator logged.  Without

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16.2 and 16.7: the bearer token goes only where it should, answers
+# The bearer token goes only where it should, answers
 # and token files are bounded, a process holding a token dumps no core,
 # and Ctrl-C is honoured at once during a slow request and a retry backoff.
 # Only 127.0.0.0/8 is ever contacted: a URL naming another host is refused

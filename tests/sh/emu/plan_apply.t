@@ -2,7 +2,7 @@
 # mdcctl apply, edit and migrate-config against the emulator, which
 # regenerates the live slurm.conf like the service: the exact PATCH query
 # and body from the request log, confirmation rules, an EDITOR script,
-# an unchanged edit, C9 migration, and refusals that send nothing.
+# an unchanged edit, migrate-config, and refusals that send nothing.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/emu.sh"
 command -v jq >/dev/null || skip_all "jq is not installed"

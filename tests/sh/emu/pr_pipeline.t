@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mdcctl pipelines run|describe|list|cancel against the emulator: the exact
-# v1beta1 request of P5 for each timeout behaviour (compiled YAML loaded into
+# v1beta1 request for each timeout behaviour (compiled YAML loaded into
 # pipeline_spec with its types), the console link, and the refusals: no
 # custom service account, unknown resource, bad parameters (nothing sent).
 . "$top_srcdir/tests/lib/tap.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16.1/16.3 at the clients: hostile keys, values, ids, labels and
+# At the clients: hostile keys, values, ids, labels and
 # node counts are refused by mdcctl and mdc-scontrol with the shared rules
 # before anything is written: the emulator's request log shows no write
 # and the real scontrol is never run with them.

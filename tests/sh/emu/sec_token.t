@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16.1: an emulator that writes a slurm.conf (and runs its reload
+# An emulator that writes a slurm.conf (and runs its reload
 # hooks) never runs without a token, and takes it from a file only its
 # user can read (--token-file), never from argv where ps shows it.
 . "$top_srcdir/tests/lib/tap.sh"

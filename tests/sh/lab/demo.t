@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/demo's core on the tree already built: it must tell the round
 # trip and end with the verdict that scontrol's changes were lost and
-# mdc-scontrol's/mdcctl's survived (issue 2 item 6, issue 6 item 5).
+# mdc-scontrol's/mdcctl's survived.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mdcctl drift on the managed lab, three ways (the spec rendered, the live
-# slurm.conf, the live slurmctld; issue 10 item 3): a key added by hand to
+# slurm.conf, the live slurmctld): a key added by hand to
 # the live file is seen by drift and proposed by plan; scontrol's node
 # Weight and partition State are settings; a drained node is runtime
 # state, reported apart and never adopted; --adopt shows the change set,

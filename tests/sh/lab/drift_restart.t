@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Keys that need a slurmctld restart (issue 10 items 3 and 6): the service
+# Keys that need a slurmctld restart: the service
 # reloads slurm.conf, Slurm keeps the old value until slurmctld restarts;
 # plan/set say so, drift reports the key as pending restart (never as a
 # runtime change to adopt back), and `slurm-lab up` after `down` with

@@ -2,7 +2,7 @@
 # End to end with a real Slurm 22.05: a --managed lab wires the emulator
 # to regenerate its slurm.conf and reconfigure slurmctld.  A PATCH of
 # config PriorityWeightAge and of a partition's MaxTime shows up in
-# `scontrol show config` / `scontrol show partition`.  C13: a value the API
+# `scontrol show config` / `scontrol show partition`.  A value the API
 # accepts alone can still be refused by slurmctld (SchedulerType needs a
 # restart): the operation succeeds, Slurm keeps the old value.
 . "$top_srcdir/tests/lib/tap.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24 item 3: a fall-back to a partition the job's user may not run
+# A fall-back to a partition the job's user may not run
 # in.  slurmctld 22.05 moves the job, then refuses the update ("Requested
 # partition configuration not available now") and leaves it pending for
 # ever (PartitionConfig) with AdminComment saying it fell back.  The

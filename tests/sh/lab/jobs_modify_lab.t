@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24 item 4: job_submit/mdc must not block an admin's move of a job.
+# job_submit/mdc must not block an admin's move of a job.
 # A managed lab with job_submit/mdc and no mdc.conf: slurmctld 22.05 reads
 # errno after a partition change (no accounting), and the plugin's stat()
 # of the absent mdc.conf left ENOENT there, so `scontrol update

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 26.5: the wait policy's fall-back moves a job to another pool's
+# The wait policy's fall-back moves a job to another pool's
 # host.  On the multi-host lab, two partitions on different compute hosts
 # (p1 on compute1, DOWN, as a reservation not yet usable; p2 on compute2);
 # a job submitted on login2 to p1 with --mdc-on-timeout=fall-back-to-on-demand

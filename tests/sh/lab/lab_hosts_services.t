@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 26.1: the multi-host lab composes with --accounting (MariaDB and
+# The multi-host lab composes with --accounting (MariaDB and
 # slurmdbd on the controller host) and --rest (slurmrestd there, on a UNIX
 # socket): sacctmgr on a login host reaches slurmdbd across hosts, a job
 # run from login1 on compute1 is in sacct, slurmrestd answers and lists

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `slurm-lab restart` in a loop (issue 10 item 9): every restart brings
+# `slurm-lab restart` in a loop: every restart brings
 # back slurmctld and slurmd under new pids that answer (slurmd with the
 # pid of its pidfile), the node usable, also under a running job, and
 # counts itself in run/sync.count; jobs run afterwards.

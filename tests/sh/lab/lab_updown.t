@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The lab is reliable (issue 10 item 9): 20 up/down cycles of one lab in a
+# The lab is reliable: 20 up/down cycles of one lab in a
 # row all succeed.  Each up must leave munged, slurmctld and slurmd running
 # under the pids their pidfiles name, answering, with the node idle; each
 # down must stop exactly those pids.  (The one longer lab test: about

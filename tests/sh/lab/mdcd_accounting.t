@@ -2,7 +2,7 @@
 # mdcd's AdminFromSlurm=yes on a lab with a real slurmdbd (slurm-lab
 # --accounting): a user whose Slurm AdminLevel is Administrator writes, one
 # with AdminLevel None is refused saying so; and with slurmdbd the priority
-# weights are no longer ignored by slurmctld (issue 12, item 6).
+# weights are no longer ignored by slurmctld.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 

@@ -5,7 +5,7 @@
 # the record names them, a replayed or misused credential is refused, the
 # token is nowhere the user can read, 20 concurrent writers lose nothing,
 # rollback restores an earlier spec that survives a regeneration, and a
-# broker that is down fails at once (issue 12).
+# broker that is down fails at once.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 . "$top_srcdir/tests/lib/emu.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 27.2: with a broker configured, mdcctl and mdc-scontrol talk only
+# With a broker configured, mdcctl and mdc-scontrol talk only
 # to mdcd's socket and never load libcurl (LD_DEBUG=libs names every
 # library the process opens; MDC_LIBCURL_SONAME naming none leaves the
 # broker path working), and mdcd keeps its API connection warm between

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 24.5 on the managed lab: compute's node is the host's own (the
+# On the managed lab: compute's node is the host's own (the
 # base's NodeSet, not one named compute-K).  `nodepool scale compute --min
 # 0 --max 0` with a job running on it is refused naming the job and sends
 # nothing to the emulator; --force sends it, and its read-back does not

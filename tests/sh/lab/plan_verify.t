@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # apply/edit against a managed lab (real slurmctld fed by the emulator):
 # the live slurm.conf plans clean, an edit is applied and verified on the
-# running slurmctld (C13), a restart key is planned and reported as not
+# running slurmctld, a restart key is planned and reported as not
 # verifiable until a restart.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"

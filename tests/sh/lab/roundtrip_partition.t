@@ -2,7 +2,7 @@
 # The promise, side by side on a real slurmctld managed by the emulator:
 # what `scontrol update|create` does is gone after the service regenerates
 # slurm.conf, what `mdc-scontrol` does survives that regeneration and a
-# slurmctld restart (issue 6, items 1-3).
+# slurmctld restart.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Preemption settings side by side on the managed lab: the admin's usual
 # way (edit slurm.conf, scontrol reconfigure) is lost at the next
-# regeneration; `mdcctl config set` survives it and a slurmctld restart
-# (issue 6, item 3).
+# regeneration; `mdcctl config set` survives it and a slurmctld restart.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 

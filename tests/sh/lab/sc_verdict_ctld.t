@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# sc_verdict_ctld.t - mdc-scontrol gets the controller's verdict too (issue
-# 24 item 1): a partition update the client parser takes but slurmctld
+# sc_verdict_ctld.t - mdc-scontrol gets the controller's verdict too: a
+# partition update the client parser takes but slurmctld
 # stops on at start (TRESBillingWeights it cannot parse) is refused with
 # slurmctld's fatal line from its sandboxed start-up; nothing is sent to
 # the emulator, the live partition is unchanged and the lab's slurmctld

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 10 items 2, 5 and 7 on the managed lab, with the real scontrol as
+# On the managed lab, with the real scontrol as
 # the oracle: every spelling scontrol accepts (part=, partitionname=,
 # MaxT=, maxtime=, pri=...) means the same to mdc-scontrol, is persisted
 # and survives a regeneration; partition State is a setting; node state is

@@ -2,7 +2,7 @@
 # mdc-scontrol and `mdcctl drift` on the managed lab: drift lists the
 # runtime changes a regeneration would lose and --adopt persists them;
 # a node-pool setting (Weight, Features) goes through node_sets and stays;
-# runtime commands reach the real slurmctld (issue 6, items 1 and 4).
+# runtime commands reach the real slurmctld.
 . "$top_srcdir/tests/lib/tap.sh"
 . "$top_srcdir/tests/lib/lab.sh"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scontrol_release_lab.t - mdc-scontrol on a managed lab reads keys as the
-# lab's release's scontrol (issue 29 item 4), end to end: on 22.05 Po=yes
+# lab's release's scontrol, end to end: on 22.05 Po=yes
 # is no key (refused, naming 22.05 and what 24.11 reads, nothing sent); on
 # 24.11 it is PowerDownOnIdle, sent and in the regenerated slurm.conf.  A key every release
 # reads alike (MaxT=) goes through on both.  The release comes from the

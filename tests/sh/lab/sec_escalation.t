@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16.1, the privilege escalation, replayed on a real managed lab with
+# The privilege escalation, replayed on a real managed lab with
 # a real unprivileged user made for the test: a local user could PATCH the
 # lab's unauthenticated emulator with PrologSlurmctld=/tmp/x.sh and have
 # the next regeneration run the script as root.  Now the emulator needs a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# verdict_ctld.t - the controller's own verdict (issue 24 item 1): options
+# verdict_ctld.t - the controller's own verdict: options
 # the client parser takes but slurmctld dies on at the reload (FastSchedule,
 # removed in 20.11) are refused by config set, plan, apply and conf check
 # with slurmctld's fatal line, because the release's slurmctld starts on

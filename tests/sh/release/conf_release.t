@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# conf_release.t - the release slurm-mdc judges against (issue 29 item 3,
-# issue 24 items 6 and 7): the key and plugin table regenerated from each
+# conf_release.t - the release slurm-mdc judges against: the key and plugin
+# table regenerated from each
 # release's source equals the committed one; `mdcctl conf check` judges
 # against `scontrol --version`, else SlurmRelease in mdc.conf, else the
 # build's release, says which, and refuses what that release lacks,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The emulator renders for the lab's Slurm release (issue 29 item 5): a
+# The emulator renders for the lab's Slurm release: a
 # --managed lab passes its release to mdc-emulator (--slurm-release), whose
 # regeneration writes a slurm.conf that release's own slurmctld restarts
 # from.  On a release after 22.05 the service's lines are first made

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 26.1: the multi-host lab of another release (up --hosts --release
+# The multi-host lab of another release (up --hosts --release
 # 24.11): every host's munged and Slurm daemons run chrooted in the
 # release's Debian root inside the host's namespaces, with the host's own
 # run/log/spool/state and the shared /home; srun and sbatch from a login

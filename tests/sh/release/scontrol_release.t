@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mdc-scontrol reads the keys of a partition or node update as the target
-# release's scontrol does (issue 29 item 4): its key chains are generated
+# release's scontrol does: its key chains are generated
 # from each release's source (scripts/gen-slurm-tables --scontrol writes
 # tools/mdc-scontrol/scargs_release_tab.c) and chosen like every check's
 # release (the live scontrol --version, else SlurmRelease in mdc.conf).

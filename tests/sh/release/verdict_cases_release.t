@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# verdict_cases_release.t - Slurm's verdict on another release (issue 24
-# item 1, issue 29 item 4): the cases of tests/conf-cases/cases-REL.tsv,
+# verdict_cases_release.t - Slurm's verdict on another release: the cases of
+# tests/conf-cases/cases-REL.tsv,
 # each appended to base.conf, are judged by that release's `mdcctl conf
 # check` (the project's build for REL, run in its root by
 # scripts/release-root, as tests/lib/lab.sh does under MDC_LAB_RELEASE),
