@@ -2,7 +2,7 @@
 # build.sh SRCDIR BUILDDIR OUT [TARGET] - build a libFuzzer target with
 # clang: sc_fuzz (the slurm.conf parser, the default) or json_fuzz (the
 # parse that reuses kept list elements); used by `make fuzz` and
-# tests/sh/sc_fuzz.t, json_fuzz.t.  Exit 77 when clang or its libFuzzer
+# tests/sh/cli/sc_fuzz.t, json_fuzz.t.  Exit 77 when clang or its libFuzzer
 # runtime is missing.  (owner: slurm.conf engine)
 set -e
 src=$1 build=$2 out=$3 target=${4:-sc_fuzz}

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# hosts.sh - the set-up every multi-host lab test (tests/sh/lab_hosts*.t)
+# hosts.sh - the set-up every multi-host lab test (tests/sh/lab/lab_hosts*.t)
 # shares, sourced after tap.sh and lab.sh:
 #   hosts_need [CMD...]   skip unless the lab and CMDs can run (namespaces,
 #                         a bridge)

@@ -24,7 +24,7 @@
 
 LAB_SCRIPT=${LAB_SCRIPT:-$top_srcdir/scripts/slurm-lab}
 
-# MDC_LAB_RELEASE=24.11 (tests/sh/release_proofs.t): the same test against
+# MDC_LAB_RELEASE=24.11 (tests/sh/release/release_proofs.t): the same test against
 # another Slurm release.  Its labs run that release (slurm-lab --release),
 # and top_builddir becomes a directory of wrappers that run the project's
 # build for that release in its root (scripts/release-root), with the

@@ -1,4 +1,4 @@
-# tap.sh - sourced by every shell test (tests/sh/*.t).  Speaks TAP to the
+# tap.sh - sourced by every shell test (tests/sh/*/*.t).  Speaks TAP to the
 # automake driver; each test owns a temporary directory (removed at exit
 # unless MDC_KEEP=1) and registers cleanup commands that run even on failure.
 #

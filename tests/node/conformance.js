@@ -1,6 +1,6 @@
 // conformance.js - drive the emulator with Google's own Node.js client
 // (`googleapis`, generated from the discovery document) and report what
-// the client saw, one JSON object per line, for tests/sh/pr_node_conformance.t.
+// the client saw, one JSON object per line, for tests/sh/emu/pr_node_conformance.t.
 //
 //   NODE_PATH=CACHE/node_modules node conformance.js ENDPOINT PROJECT REGION SPEC.json NUMBER
 //

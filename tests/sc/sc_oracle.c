@@ -1,6 +1,6 @@
 /* sc_oracle.c - what Slurm's own parser (libslurmfull) reads from a
  * slurm.conf, printed in the line format of sc_readback so the two can be
- * diffed (tests/sh/sc_differential.t).  (owner: slurm.conf engine)
+ * diffed (tests/sh/cli/sc_corpus.t, sc_render_slurm.t).  (owner: slurm.conf engine)
  *
  *   sc_oracle --verdict FILE   slurm_conf_init() in config-test mode:
  *                              prints ACCEPTED or REJECTED, exit 0 or 1
