@@ -37,10 +37,12 @@ wait_op() {
 }
 op=$(curl -sS -X POST -H 'Content-Type: application/json' \
 	"$url/v1beta1/$parent/modelDevelopmentClusters?model_development_cluster_id=bench" \
-	-d '{"node_pools":[{"id":"cpu","machine_spec":{"machine_type":"n2-standard-8"},"scaling_spec":{"min_node_count":1,"max_node_count":4}},
+	-d '{"network":{"network":"projects/bench/global/networks/default"},"node_pools":[{"id":"cpu","machine_spec":{"machine_type":"n2-standard-8"},"scaling_spec":{"min_node_count":1,"max_node_count":4}},
 	     {"id":"login","machine_spec":{"machine_type":"n2-standard-8"},"scaling_spec":{"min_node_count":1,"max_node_count":1}}],
-	     "orchestrator_spec":{"slurm_spec":{"login_node_pool_id":"login","partitions":[{"id":"cpu","node_pool_ids":["cpu"]}],
+	     "orchestrator_spec":{"slurm_spec":{"login_node_pool_id":"login",
+	     "home_directory_storage":"projects/bench/locations/us-central1-a/instances/home","partitions":[{"id":"cpu","node_pool_ids":["cpu"]}],
 	     "default_partition_id":"cpu"}}}' | jq -r .name)
+[ "$op" != null ] || { echo "bench: creating the small cluster failed" >&2; exit 1; }
 wait_op "$op"
 
 export MDC_ENDPOINT=$url MDC_CLUSTER=$name MDC_LOCK_DIR=$dir
@@ -84,11 +86,13 @@ reads() {
 big=$parent/modelDevelopmentClusters/big
 op=$(curl -sS -X POST -H 'Content-Type: application/json' \
 	"$url/v1beta1/$parent/modelDevelopmentClusters?model_development_cluster_id=big" -d "$(jq -cn '{
+	network: {network: "projects/bench/global/networks/default"},
 	node_pools: ([range(63) | {id: "pool\(.)", machine_spec: {machine_type: "n2-standard-8"},
 		scaling_spec: {min_node_count: 1, max_node_count: 4}}]
 		+ [{id: "login", machine_spec: {machine_type: "n2-standard-8"},
 		    scaling_spec: {min_node_count: 1, max_node_count: 1}}]),
 	orchestrator_spec: {slurm_spec: {login_node_pool_id: "login",
+		home_directory_storage: "projects/bench/locations/us-central1-a/instances/home",
 		partitions: [range(200) | {id: "p\(.)", node_pool_ids: ["pool\(. % 63)"],
 			config: {MaxTime: "60", PriorityTier: "\(. % 7 + 1)"}}],
 		default_partition_id: "p0"}}}')" | jq -r .name)

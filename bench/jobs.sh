@@ -31,7 +31,7 @@ dir=$(mktemp -d)
 export MDC_CONF=$dir/mdc.conf
 printf 'JobSubmitMode = reject\nJobWaitMax = 1d\nJobWaitDefault = reserved=1d/fail\n' >"$MDC_CONF"
 trap '"$top/scripts/slurm-lab" down "$dir/lab" >/dev/null 2>&1; rm -rf "$dir"' EXIT
-eval "$("$top/scripts/slurm-lab" up "$dir/lab" --plugindir "$js" --job-submit mdc \
+eval "$("$top/scripts/slurm-lab" up "$dir/lab" ${BENCH_RELEASE:+--release "$BENCH_RELEASE"} --plugindir "$js" --job-submit mdc \
 	--plugstack "required $spank")"
 # room for N jobs (MaxJobCount needs a restart); a DOWN partition to wait in
 {
@@ -42,7 +42,8 @@ eval "$("$top/scripts/slurm-lab" up "$dir/lab" --plugindir "$js" --job-submit md
 
 # one process, one RPC per job (bench/jobs_submit.c): sbatch would take
 # a quarter of an hour here
-cc -O2 -Wall -o "$dir/jobs_submit" "$top/bench/jobs_submit.c" -lslurm
+# (bench/run --release: built against that release's libslurm in its root)
+${BENCH_RELEASE:+"$top/scripts/release-root" exec "$BENCH_RELEASE" --bind "$top" --} cc -O2 -Wall -o "$dir/jobs_submit" "$top/bench/jobs_submit.c" -lslurm
 t0=$(date +%s.%N)
 "$dir/jobs_submit" "$n" reserved >/dev/null
 t1=$(date +%s.%N)

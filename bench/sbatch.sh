@@ -56,14 +56,21 @@ export MDC_CONF=$dir/mdc.conf
 printf 'JobSubmitMode = reject\nJobWaitMax = 1d\nJobWaitDefault = debug=1h/fail\n' >"$MDC_CONF"
 trap 'for l in with without floor; do "$top/scripts/slurm-lab" down "$dir/$l" >/dev/null 2>&1; done; rm -rf "$dir"' EXIT
 conf_of() { (eval "$1"; echo "$SLURM_CONF"); }
-with=$(conf_of "$("$top/scripts/slurm-lab" up "$dir/with" --plugindir "$js" --job-submit mdc \
+# BENCH_RELEASE (bench/run --release): that release's labs, and the floor
+# plugins built against its headers in its root; sbatch on every side is
+# bench/run's wrapper (the same chroot start on each)
+rel=(${BENCH_RELEASE:+--release "$BENCH_RELEASE"})
+cc=(cc)
+[ -z "${BENCH_RELEASE:-}" ] || cc=("$top/scripts/release-root" exec "$BENCH_RELEASE" --bind "$top" -- cc)
+with=$(conf_of "$("$top/scripts/slurm-lab" up "$dir/with" "${rel[@]}" --plugindir "$js" --job-submit mdc \
 	--plugstack "required $spank")")
-without=$(conf_of "$("$top/scripts/slurm-lab" up "$dir/without")")
+without=$(conf_of "$("$top/scripts/slurm-lab" up "$dir/without" "${rel[@]}")")
 mkdir -p "$dir/floorlib"
-cc -O2 -Wall -shared -fPIC -o "$dir/floorlib/job_submit_floor.so" "$top/bench/floor_job_submit.c"
-cc -O2 -Wall -shared -fPIC -o "$dir/floorlib/floor_spank.so" "$top/bench/floor_spank.c"
-floor=$(conf_of "$("$top/scripts/slurm-lab" up "$dir/floor" --plugindir "$dir/floorlib" \
+"${cc[@]}" -O2 -Wall -shared -fPIC -o "$dir/floorlib/job_submit_floor.so" "$top/bench/floor_job_submit.c"
+"${cc[@]}" -O2 -Wall -shared -fPIC -o "$dir/floorlib/floor_spank.so" "$top/bench/floor_spank.c"
+floor=$(conf_of "$("$top/scripts/slurm-lab" up "$dir/floor" "${rel[@]}" --plugindir "$dir/floorlib" \
 	--job-submit floor --plugstack "required $dir/floorlib/floor_spank.so")")
+echo "Slurm $(SLURM_CONF=$with scontrol --version 2>&1); floor plugins built by: ${cc[*]}"
 # a DOWN partition: jobs stay pending for resources
 echo "PartitionName=reserved Nodes=compute MaxTime=INFINITE State=DOWN" >>"$with"
 SLURM_CONF=$with scontrol reconfigure

@@ -55,7 +55,10 @@ up() {
 	labs+=("$dir/$name")
 	LAB=$dir/$name
 	unset MDC_BROKER MDC_MUNGE_SOCKET
-	eval "$("$lab" up "$dir/$name" --managed --lro-seconds "$lro" "$@" 2>"$dir/$name.err")" ||
+	# BENCH_RELEASE (bench/run --release): that release's lab; its wrappers
+	# go first on PATH, so scontrol on both sides pays the same chroot start
+	eval "$("$lab" up "$dir/$name" ${BENCH_RELEASE:+--release "$BENCH_RELEASE"} --managed \
+		--lro-seconds "$lro" "$@" 2>"$dir/$name.err")" ||
 		{ cat "$dir/$name.err" >&2; exit 1; }
 }
 now() { date +%s.%N; }

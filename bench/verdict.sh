@@ -25,6 +25,11 @@ NODES=${NODES:-1000}
 PARTS=${PARTS:-50}
 mdcctl=$build/mdcctl
 ctld=${MDC_SLURMCTLD:-/usr/sbin/slurmctld}
+# BENCH_RELEASE (bench/run --release): mdcctl is bench/run's wrapper (one
+# release-root exec, then its sandboxed slurmctld in the root), so the bare
+# start runs through one release-root exec too, that release's slurmctld
+inroot=()
+[ -z "${BENCH_RELEASE:-}" ] || inroot=("$top/scripts/release-root" exec "$BENCH_RELEASE" --)
 [ -x "$mdcctl" ] || { echo "bench: build first ($mdcctl missing)" >&2; exit 1; }
 [ -x "$ctld" ] || { echo "bench: no slurmctld at $ctld (Debian: slurmctld)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "bench: needs root (unshare --net)" >&2; exit 1; }
@@ -85,7 +90,7 @@ gen() {
 
 # slurmctld alone on FILE in its own namespaces, until it listens
 bare() {
-	unshare --net --uts --pid --fork --kill-child bash -c '
+	"${inroot[@]}" unshare --net --uts --pid --fork --kill-child bash -c '
 		hostname benchctl && ip link set lo up && ip addr add 192.0.2.1/32 dev lo || exit 97
 		"$1" -D -c -i -f "$2" >"$3" 2>&1 </dev/null &
 		p=$!
@@ -133,6 +138,6 @@ run() {
 
 gen "$dir/lab.conf" 2 2
 gen "$dir/big.conf" "$NODES" "$PARTS"
-echo "slurmctld $("$ctld" -V 2>&1 | head -1), $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg), munged: $([ -n "$sock" ] && echo "our own" || echo none)"
+echo "slurmctld $("${inroot[@]}" "$ctld" -V 2>&1 | head -1), $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg), munged: $([ -n "$sock" ] && echo "our own" || echo none)"
 run lab "$dir/lab.conf"
 run "$NODES nodes" "$dir/big.conf"
