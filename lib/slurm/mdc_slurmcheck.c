@@ -556,8 +556,10 @@ static int collect_words(const char *out, const char *tmpdir, struct mdc_slurmch
  * controller; killing unshare kills everything inside), with its state,
  * pid and log paths rewritten into our scratch directory.  It dies with a
  * fatal: refused with its words; it listens and has logged "Running as
- * primary controller" (after read_slurm_conf and every plugin's init, in
- * 22.05, 24.11 and 26.05 alike): accepted, and killed.  Listening alone
+ * primary controller" (after read_slurm_conf and most plugins' init):
+ * accepted, and killed.  The mcs and sched plugins load only after that
+ * line (controller.c, 22.05 to 26.05), so a plugin no release ships is
+ * refused before this, from the table (sc_rel_check_plugins).  Listening alone
  * is not enough: 24.11 and later open their ports before the plugins'
  * init, so a select/cons_res was missed there.  Its log level is info in
  * the copy, so that the line is written whatever SlurmctldDebug says.
