@@ -174,6 +174,15 @@ else
 	out=$(mdcctl plan "$D/new.conf" 2>&1); rc=$?
 	like "$rc:$(grep "^Slurm's verdict" <<<"$out")" "^0:Slurm's verdict: accepted" "the same plan on 22.05: accepted"
 	like "$out" "judged against Slurm 22.05 \\(SlurmRelease in mdc.conf\\)" "judged against 22.05"
+	# SchedulerType waits for a restart on 22.05 only: 24.11's reconfigure
+	# execs slurmctld anew and applies it (emu_lab.t proves both on a lab)
+	{ cat "$D/live.conf"; echo "SchedulerType=sched/builtin"; } > "$D/sched.conf"
+	out=$(mdcctl plan "$D/sched.conf" 2>&1)
+	like "$out" "restart needed.*SchedulerType" "plan of SchedulerType on 22.05: restart needed"
+	printf 'SlurmRelease = 24.11\n' > "$MDC_CONF"
+	out=$(mdcctl plan "$D/sched.conf" 2>&1)
+	like "$out" "judged against Slurm 24.11" "plan of SchedulerType judged against 24.11"
+	unlike "$out" "restart needed" "plan of SchedulerType on 24.11: no restart needed"
 	is "$(writes)" 0 "plan sent nothing"
 fi
 
