@@ -20,6 +20,7 @@
 #include "mdc_plan_int.h"
 #include "mdc_value.h"
 #include "sc_options.h"
+#include "sc_release.h"
 
 const struct plan_path plan_paths[PP_MAX] = {
 	[PP_LABELS] = { "labels", NULL, "labels", json_type_object },
@@ -233,6 +234,7 @@ static void restart_keys(struct plan_st *st)
 
 		if (!strcmp(c->scope, "config") && c->key &&
 		    (opt = sc_opt_find(c->key, SC_SCOPE_CLUSTER)) && (opt->flags & SC_OPT_RESTART) &&
+		    !sc_rel_reconfig_restarts(sc_rel_target()) &&
 		    !mdc_strv_has(&p->restart_keys, opt->name) && mdc_strv_push(&p->restart_keys, opt->name))
 			st->nomem = true;
 		if (mdc_startswith(c->scope, "node_pool ") && c->key && !strcmp(c->key, "scaling_spec") &&

@@ -556,8 +556,10 @@ static int collect_words(const char *out, const char *tmpdir, struct mdc_slurmch
  * controller; killing unshare kills everything inside), with its state,
  * pid and log paths rewritten into our scratch directory.  It dies with a
  * fatal: refused with its words; it listens and has logged "Running as
- * primary controller" (after read_slurm_conf and every plugin's init, in
- * 22.05, 24.11 and 26.05 alike): accepted, and killed.  Listening alone
+ * primary controller" (after read_slurm_conf and most plugins' init):
+ * accepted, and killed.  The mcs and sched plugins load only after that
+ * line (controller.c, 22.05 to 26.05), so a plugin no release ships is
+ * refused before this, from the table (sc_rel_check_plugins).  Listening alone
  * is not enough: 24.11 and later open their ports before the plugins'
  * init, so a select/cons_res was missed there.  Its log level is info in
  * the copy, so that the line is written whatever SlurmctldDebug says.
@@ -1217,6 +1219,29 @@ static int render(const json_object *spec, const char *base, const char *base_na
 	return *text ? 0 : mdc_nomem(ctx);
 }
 
+/* The current spec's slurm.conf, the yardstick of what is not this
+ * change's doing: rendered once, on first need.  0 with TEXT set;
+ * MDC_ERR_NOMEM; or -2 when it does not render here (the emulator and the
+ * service render it their way), its reason in CTX: then nothing is
+ * counted as already there. */
+struct cur_conf {
+	const json_object *spec;
+	const char *base, *name;
+	char *text;
+	int rc;			/* -1 until rendered */
+	struct mdc_ctx ctx;
+};
+
+static int cur_conf(struct cur_conf *c)
+{
+	if (c->rc == -1) {
+		mdc_ctx_clear(&c->ctx);
+		c->rc = !render(c->spec, c->base, c->name, &c->text, &c->ctx) ? 0 :
+			c->ctx.err == MDC_ERR_NOMEM ? MDC_ERR_NOMEM : -2;
+	}
+	return c->rc;
+}
+
 int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 			  const json_object *new_spec, const struct mdc_slurmcheck_opts *o,
 			  struct mdc_strv *warnings, struct mdc_strv *refusals,
@@ -1225,7 +1250,9 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 	struct mdc_slurmcheck_opts lo = { 0, NULL, false, NULL, NULL, NULL, 0, false };
 	struct mdc_slurmcheck now = MDC_SLURMCHECK_INIT, before = MDC_SLURMCHECK_INIT;
 	struct mdc_strv errs = MDC_STRV_INIT, scratch = MDC_STRV_INIT;
-	char *live = NULL, *base = NULL, *text = NULL, *old = NULL, *dir = NULL;
+	char *live = NULL, *base = NULL, *text = NULL, *dir = NULL;
+	struct cur_conf cur = { cur_spec, NULL, live_conf, NULL, -1, { 0 } };
+	bool before_done = false;
 	struct mdc_ctx lctx;
 	int rc;
 
@@ -1259,16 +1286,14 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 		/* without the service's part, Slurm would refuse any file */
 		lo.no_slurm = true;
 	}
+	cur.base = base;
 	mdc_ctx_clear(&lctx);
 	if (render(new_spec, base, live_conf, &text, &lctx)) {
-		struct mdc_ctx cctx;
-
 		/* the current spec does not render either: not this change's
-		 * doing (the emulator and service render it their way) */
-		mdc_ctx_clear(&cctx);
-		if (lctx.err == MDC_ERR_NOMEM) {
+		 * doing */
+		if (lctx.err == MDC_ERR_NOMEM || cur_conf(&cur) == MDC_ERR_NOMEM) {
 			rc = mdc_nomem(ctx);
-		} else if (render(cur_spec, base, live_conf, &old, &cctx)) {
+		} else if (cur.rc) {
 			rc = mdc_strv_pushf(warnings, "Slurm's check was skipped: the spec does not "
 					    "render to a slurm.conf here: %s", lctx.msg) ?
 			     mdc_nomem(ctx) : 0;
@@ -1285,10 +1310,13 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 	if (now.errors.n) {
 		/* what the current spec already renders wrong is not this
 		 * change's doing: say so, never block a fix on it */
-		mdc_ctx_clear(&lctx);
-		if (!render(cur_spec, base, live_conf, &old, &lctx) &&
-		    (rc = mdc_slurmcheck_text(old, "slurm.conf", &lo, &before, ctx)))
+		if (cur_conf(&cur) == MDC_ERR_NOMEM) {
+			rc = mdc_nomem(ctx);
 			goto out;
+		}
+		if (!cur.rc && (rc = mdc_slurmcheck_text(cur.text, "slurm.conf", &lo, &before, ctx)))
+			goto out;
+		before_done = !cur.rc;
 		for (size_t i = 0; i < now.errors.n; i++) {
 			const char *e = now.errors.v[i];
 
@@ -1303,13 +1331,11 @@ int mdc_slurmcheck_change(const char *live_conf, const json_object *cur_spec,
 	}
 	/* a warning the current slurm.conf already earns is not this
 	 * change's doing: say so (our own check of it, no second Slurm run) */
-	if (now.warnings.n && !old) {
-		mdc_ctx_clear(&lctx);
-		if (!render(cur_spec, base, live_conf, &old, &lctx) &&
-		    ours(old, "slurm.conf", NULL, &before) == MDC_ERR_NOMEM) {
-			rc = mdc_nomem(ctx);
-			goto out;
-		}
+	if (now.warnings.n && !before_done &&
+	    (cur_conf(&cur) == MDC_ERR_NOMEM ||
+	     (!cur.rc && ours(cur.text, "slurm.conf", NULL, &before) == MDC_ERR_NOMEM))) {
+		rc = mdc_nomem(ctx);
+		goto out;
 	}
 	for (size_t i = 0; i < now.warnings.n; i++)
 		if (mdc_strv_has(&before.warnings, now.warnings.v[i]) ?
@@ -1394,7 +1420,7 @@ out:
 	free(live);
 	free(base);
 	free(text);
-	free(old);
+	free(cur.text);
 	free(dir);
 	return rc;
 }

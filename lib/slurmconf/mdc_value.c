@@ -610,8 +610,20 @@ int mdc_value_check(const char *key, const char *value, char *why, size_t whysz)
 		/* the plugin file name: case matters */
 		if (!word_find(vt->words, value, strlen(value), &clen, &arg) ||
 		    strncmp(word_find(vt->words, value, strlen(value), &clen, &arg), value, clen)) {
-			snprintf(why, whysz, "%s='%s': no such plugin (slurmctld would stop): use %s",
-				 key, value, vt->why);
+			const char *type = sc_rel_plugin_type(key), *near;
+			char list[256];
+
+			/* the target release's own plugins, not ours of every release */
+			if (type && sc_rel_plugins_list(type, sc_rel_target(), list, sizeof(list))) {
+				near = sc_rel_plugin_suggest(type, value, strlen(value), sc_rel_target());
+				snprintf(why, whysz, "%s='%s': no such plugin (slurmctld would stop)%s%s%s; "
+					 "Slurm %s ships %s", key, value, near ? ": did you mean " : "",
+					 near ? near : "", near ? "?" : "", sc_rel_name(sc_rel_target()),
+					 list);
+			} else {
+				snprintf(why, whysz, "%s='%s': no such plugin (slurmctld would stop): use %s",
+					 key, value, vt->why);
+			}
 			return vt->strict == VS_ERROR ? 2 : 1;
 		}
 		break;

@@ -222,16 +222,20 @@ static const struct { const char *key, *type; } plugin_keys[] = {
 	{ "AcctGatherFilesystemType", "acct_gather_filesystem" },
 	{ "AcctGatherInterconnectType", "acct_gather_interconnect" },
 	{ "AcctGatherProfileType", "acct_gather_profile" },
+	{ "AuthAltTypes", "auth" },
+	{ "AuthType", "auth" },
 	{ "BurstBufferType", "burst_buffer" },
 	{ "CertmgrType", "certmgr" },
 	{ "CliFilterPlugins", "cli_filter" },
 	{ "CoreSpecPlugin", "core_spec" },
+	{ "CredType", "cred" },
 	{ "ExtSensorsType", "ext_sensors" },
 	{ "HashPlugin", "hash" },
 	{ "JobAcctGatherType", "jobacct_gather" },
 	{ "JobCompType", "jobcomp" },
 	{ "JobContainerType", "job_container" },
 	{ "MCSPlugin", "mcs" },
+	{ "MetricsType", "metrics" },
 	{ "NodeFeaturesPlugins", "node_features" },
 	{ "PowerPlugin", "power" },
 	{ "PreemptType", "preempt" },
@@ -263,17 +267,95 @@ static const struct sc_rel_plugin *plugin_find(const char *name, size_t n)
 	return NULL;
 }
 
+bool sc_rel_reconfig_restarts(int rel)
+{
+	/* index 0 is 22.05, the one release here older than 23.11 */
+	return rel > 0 && rel < SC_NREL;
+}
+
+const char *sc_rel_plugin_type(const char *key)
+{
+	for (size_t i = 0; key && i < sizeof(plugin_keys) / sizeof(plugin_keys[0]); i++)
+		if (mdc_key_eq(plugin_keys[i].key, key))
+			return plugin_keys[i].type;
+	return NULL;
+}
+
+/* TYPE/none: 24.11 builds none of them, yet its code reads some
+ * (preempt/none, task/none), so they are never judged */
+static bool is_none(const char *type, const char *p, size_t n)
+{
+	size_t tl = strlen(type);
+
+	return n == tl + 5 && !strncmp(p, type, tl) && !strncmp(p + tl, "/none", 5);
+}
+
+size_t sc_rel_plugins_list(const char *type, int rel, char *buf, size_t bufsz)
+{
+	size_t tl, n = 0, cnt = 0;
+
+	if (!buf || !bufsz)
+		return 0;
+	buf[0] = '\0';
+	if (!type || rel < 0 || rel >= SC_NREL)
+		return 0;
+	tl = strlen(type);
+	for (size_t i = 0; i < sc_rel_nplugins; i++) {
+		const char *name = sc_rel_plugins[i].name;
+
+		if (!sc_rel_plugins[i].has[rel] || strncmp(name, type, tl) || name[tl] != '/' ||
+		    is_none(type, name, strlen(name)))
+			continue;
+		cnt++;
+		if (n < bufsz)
+			n += (size_t) snprintf(buf + n, bufsz - n, "%s%s", n ? ", " : "", name);
+	}
+	/* cut: end on a whole name */
+	if (n >= bufsz && bufsz > 4) {
+		char *c = strrchr(buf, ',');
+
+		if (c && (size_t) (c - buf) + 5 <= bufsz)
+			strcpy(c, ", ...");
+	}
+	return cnt;
+}
+
+const char *sc_rel_plugin_suggest(const char *type, const char *value, size_t len, int rel)
+{
+	size_t tl, best = (size_t) -1;
+	const char *name = NULL;
+
+	if (!type || !value || rel < 0 || rel >= SC_NREL)
+		return NULL;
+	tl = strlen(type);
+	/* "select/cons_tre" and "cons_tre" alike: the name part is compared */
+	if (len > tl && !strncmp(value, type, tl) && value[tl] == '/') {
+		value += tl + 1;
+		len -= tl + 1;
+	}
+	for (size_t i = 0; i < sc_rel_nplugins; i++) {
+		const char *pn = sc_rel_plugins[i].name;
+		size_t d;
+
+		if (!sc_rel_plugins[i].has[rel] || strncmp(pn, type, tl) || pn[tl] != '/' ||
+		    is_none(type, pn, strlen(pn)))
+			continue;
+		d = mdc_str_distance(value, len, pn + tl + 1, strlen(pn + tl + 1));
+		if (d < best) {
+			best = d;
+			name = pn;
+		}
+	}
+	/* further than a third of the name: not a typo of it */
+	return best <= (len / 3 > 2 ? len / 3 : 2) ? name : NULL;
+}
+
 int sc_rel_check_plugins(const char *key, const char *value, int rel, char *why, size_t whysz)
 {
-	const char *type = NULL, *p = value;
+	const char *type, *p = value;
 	size_t tl;
 
-	if (rel < 0 || rel >= SC_NREL || !key || !value)
-		return 0;
-	for (size_t i = 0; i < sizeof(plugin_keys) / sizeof(plugin_keys[0]); i++)
-		if (mdc_key_eq(plugin_keys[i].key, key))
-			type = plugin_keys[i].type;
-	if (!type)
+	if (rel < 0 || rel >= SC_NREL || !key || !value || !(type = sc_rel_plugin_type(key)))
 		return 0;
 	tl = strlen(type);
 	while (*p) {
@@ -287,21 +369,32 @@ int sc_rel_check_plugins(const char *key, const char *value, int rel, char *why,
 		}
 		while (n && isspace((unsigned char) p[n - 1]))
 			n--;
-		/* TYPE/none: 24.11 builds none of them, yet its code reads some
-		 * (preempt/none, task/none); a bare name is another check's */
-		pl = n > tl + 1 && !strncmp(p, type, tl) && p[tl] == '/' &&
-		     !(n == tl + 5 && !strncmp(p + tl + 1, "none", 4)) ? plugin_find(p, n) : NULL;
-		if (pl && !pl->has[rel]) {
-			char has[64], hint[160] = "";
+		/* a bare name is another check's */
+		if (n > tl + 1 && !strncmp(p, type, tl) && p[tl] == '/' && !is_none(type, p, n) &&
+		    (!(pl = plugin_find(p, n)) || !pl->has[rel])) {
+			char has[64], hint[160] = "", list[512];
+			const char *near;
 
-			rel_list(pl->has, 1, has, sizeof(has));
-			for (size_t i = 0; i < sizeof(plugin_renames) / sizeof(plugin_renames[0]); i++)
-				if (!strcmp(plugin_renames[i].old, pl->name))
-					snprintf(hint, sizeof(hint), "Slurm %s replaced it with %s; ",
-						 plugin_renames[i].when, plugin_renames[i].now);
-			snprintf(why, whysz, "%s=%s: Slurm %s, the release judged against, ships no %s "
-				 "plugin (%sSlurm %s %s)", key, value, sc_rel_name(rel), pl->name, hint,
-				 has, strchr(has, ' ') ? "ship it" : "ships it");
+			if (pl) {
+				rel_list(pl->has, 1, has, sizeof(has));
+				for (size_t i = 0; i < sizeof(plugin_renames) / sizeof(plugin_renames[0]); i++)
+					if (!strcmp(plugin_renames[i].old, pl->name))
+						snprintf(hint, sizeof(hint), "Slurm %s replaced it with %s; ",
+							 plugin_renames[i].when, plugin_renames[i].now);
+				snprintf(why, whysz, "%s=%s: Slurm %s, the release judged against, ships no %s "
+					 "plugin (%sSlurm %s %s)", key, value, sc_rel_name(rel), pl->name, hint,
+					 has, strchr(has, ' ') ? "ship it" : "ships it");
+				return 2;
+			}
+			/* no release has it: slurmctld stops at its init, which in
+			 * 22.05-26.05 comes after "Running as primary controller"
+			 * for some (mcs, sched), so the sandbox cannot be relied on */
+			near = sc_rel_plugin_suggest(type, p, n, rel);
+			sc_rel_plugins_list(type, rel, list, sizeof(list));
+			snprintf(why, whysz, "%s=%s: Slurm %s, the release judged against, ships no "
+				 "%.*s plugin, so slurmctld would stop; %s%s%sits %s plugins: %s",
+				 key, value, sc_rel_name(rel), (int) n, p, near ? "did you mean " : "",
+				 near ? near : "", near ? "? " : "", type, *list ? list : "none");
 			return 2;
 		}
 		if (!comma)

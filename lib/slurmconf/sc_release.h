@@ -88,9 +88,27 @@ const struct sc_rel_key *sc_rel_key_find(const char *key, unsigned scope);
 int sc_rel_check_key(const char *key, unsigned scope, int rel, char *why, size_t whysz);
 
 /* Judge the plugin names in VALUE of KEY (a plugin-selecting key such as
- * SelectType, TaskPlugin) against REL: 0, or 2 with WHY as above.  Keys
- * that name no plugin type, and TYPE/none values, are not judged. */
+ * SelectType, TaskPlugin) against REL: 0, or 2 with WHY as above, also
+ * for a TYPE/NAME no release ships (with REL's TYPE plugins and the
+ * nearest of them).  Keys that name no plugin type, bare names and
+ * TYPE/none values are not judged. */
 int sc_rel_check_plugins(const char *key, const char *value, int rel, char *why, size_t whysz);
+
+/* Does `scontrol reconfigure` on REL apply every key, so that none
+ * waits for a restart (SC_OPT_RESTART)?  From 23.11 on slurmctld answers
+ * it by exec'ing itself anew (24.11 controller.c _try_to_reconfig);
+ * 22.05 rereads in place and refuses "SchedulerType change requires
+ * restart" and the like. */
+bool sc_rel_reconfig_restarts(int rel);
+
+/* The plugin type KEY selects ("select" for SelectType), or NULL. */
+const char *sc_rel_plugin_type(const char *key);
+/* "TYPE/a, TYPE/b" (TYPE/none left out): the plugins of TYPE that REL
+ * ships, into BUF (", ..." at the end when cut); returns how many. */
+size_t sc_rel_plugins_list(const char *type, int rel, char *buf, size_t bufsz);
+/* The plugin of TYPE that REL ships nearest to VALUE (LEN bytes, with or
+ * without "TYPE/"), when it is a likely typo of it; else NULL. */
+const char *sc_rel_plugin_suggest(const char *type, const char *value, size_t len, int rel);
 
 /* The word list of KEY (case and underscores ignored) in the generated
  * table, or NULL when it has none. */

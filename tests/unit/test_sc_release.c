@@ -207,11 +207,29 @@ static void test_check_plugins(void **state)
 	assert_non_null(strstr(why, "task/cray_aries"));
 	assert_int_equal(sc_rel_check_plugins("TaskPlugin", "task/affinity,task/cgroup", R24, why,
 					      sizeof(why)), 0);
-	/* TYPE/none and unknown names are not judged here */
+	/* TYPE/none and bare names are not judged here */
 	assert_int_equal(sc_rel_check_plugins("PreemptType", "preempt/none", R24, why,
 					      sizeof(why)), 0);
-	assert_int_equal(sc_rel_check_plugins("SelectType", "select/bogus", R24, why,
+	assert_int_equal(sc_rel_check_plugins("SelectType", "cons_tres", R24, why,
 					      sizeof(why)), 0);
+	/* a plugin no release ships: the target's own list, never another's */
+	assert_int_equal(sc_rel_check_plugins("SelectType", "select/bogus", R24, why,
+					      sizeof(why)), 2);
+	assert_non_null(strstr(why, "its select plugins: select/cons_tres, select/linear"));
+	assert_null(strstr(why, "cons_res"));
+	assert_int_equal(sc_rel_check_plugins("MCSPlugin", "mcs/bogus", R26, why, sizeof(why)), 2);
+	assert_non_null(strstr(why, "Slurm 26.05, the release judged against, ships no mcs/bogus"));
+	assert_int_equal(sc_rel_check_plugins("SchedulerType", "sched/backfil", R22, why,
+					      sizeof(why)), 2);
+	assert_non_null(strstr(why, "did you mean sched/backfill?"));
+	assert_string_equal(sc_rel_plugin_suggest("select", "cons_re", 7, R24), "select/cons_tres");
+	assert_null(sc_rel_plugin_suggest("select", "zzzzzzzz", 8, R24));
+	/* 22.05 rereads in place (SchedulerType waits for a restart); 24.11
+	 * and 26.05 exec slurmctld anew on a reconfigure */
+	assert_false(sc_rel_reconfig_restarts(R22));
+	assert_true(sc_rel_reconfig_restarts(R24));
+	assert_true(sc_rel_reconfig_restarts(R26));
+	assert_false(sc_rel_reconfig_restarts(-1));
 	assert_int_equal(sc_rel_check_plugins("ClusterName", "select/cons_res", R24, why,
 					      sizeof(why)), 0);
 }

@@ -212,7 +212,8 @@ static void test_check(void **state)
 	check_is("DebugFlags", "Backfill,Gres", 0, NULL);
 	check_is("DebugFlags", "bogus", 2, NULL);
 	check_is("PreemptType", "preempt/qos", 0, NULL);
-	check_is("PreemptType", "preempt/QOS", 2, "no such plugin");
+	/* plugin file names: case matters; the target release's own list */
+	check_is("PreemptType", "preempt/QOS", 2, "ships no preempt/QOS plugin");
 	check_is("PreemptType", "preempt/bogus", 2, "preempt/partition_prio");
 	check_is("SchedulerType", "sched/backfill", 0, NULL);
 	check_is("EnforcePartLimits", "bogus", 2, "ALL, ANY or NO");

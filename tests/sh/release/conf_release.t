@@ -57,6 +57,27 @@ check 22.05 consres.conf
 is "$RC:$ERR" "0:" "SelectType=select/cons_res with SlurmRelease = 22.05: accepted, no word"
 like "$OUT" "^judged against Slurm 22.05 \\(SlurmRelease in mdc.conf\\)" "judged against 22.05"
 
+# --- a plugin no release ships: the target release's own plugins, nearest first
+printf 'SelectType=select/bogus\nMCSPlugin=mcs/bogus\nSchedulerType=sched/backfil\n' | mk bogus.conf
+check 24.11 bogus.conf
+is "$RC" "$EXIT_PARSE" "select/bogus, mcs/bogus, sched/backfil with SlurmRelease = 24.11: refused"
+like "$ERR" "error: SelectType=select/bogus: Slurm 24.11, the release judged against, ships no select/bogus plugin, so slurmctld would stop; its select plugins: select/cons_tres, select/linear\$" \
+	"select/bogus on 24.11: 24.11's select plugins only"
+unlike "$ERR" "cons_res|cray_aries" "select/bogus on 24.11: no plugin 24.11 lacks is suggested"
+like "$ERR" "error: MCSPlugin=mcs/bogus: Slurm 24.11, the release judged against, ships no mcs/bogus plugin, so slurmctld would stop; its mcs plugins: mcs/account, mcs/group, mcs/label, mcs/user" \
+	"mcs/bogus on 24.11 (loaded after the sandbox's start-up line): refused by the table"
+like "$ERR" "SchedulerType=sched/backfil: .*did you mean sched/backfill\\?" "sched/backfil: did you mean sched/backfill"
+check 22.05 bogus.conf
+like "$ERR" "its select plugins: select/cons_res, select/cons_tres, select/cray_aries, select/linear" \
+	"select/bogus on 22.05: 22.05's select plugins"
+like "$ERR" "its mcs plugins: mcs/account, mcs/group, mcs/user\$" "mcs/bogus on 22.05: no mcs/label (24.11's)"
+# a bare name (the value table's check): the target's plugins, not ours of every release
+printf 'SelectType=cons_tre\n' | mk bare.conf
+check 24.11 bare.conf
+like "$RC:$ERR" "^$EXIT_PARSE:.*SelectType='cons_tre': no such plugin \\(slurmctld would stop\\): did you mean select/cons_tres\\?; Slurm 24.11 ships select/cons_tres, select/linear" \
+	"SelectType=cons_tre on 24.11: did you mean select/cons_tres, 24.11's plugins"
+unlike "$ERR" "cons_res" "SelectType=cons_tre on 24.11: select/cons_res is not offered"
+
 # --- TLSType: 24.11 and later --------------------------------------------------
 printf 'TLSType=tls/none\n' | mk tls.conf
 check 22.05 tls.conf
@@ -153,6 +174,15 @@ else
 	out=$(mdcctl plan "$D/new.conf" 2>&1); rc=$?
 	like "$rc:$(grep "^Slurm's verdict" <<<"$out")" "^0:Slurm's verdict: accepted" "the same plan on 22.05: accepted"
 	like "$out" "judged against Slurm 22.05 \\(SlurmRelease in mdc.conf\\)" "judged against 22.05"
+	# SchedulerType waits for a restart on 22.05 only: 24.11's reconfigure
+	# execs slurmctld anew and applies it (emu_lab.t proves both on a lab)
+	{ cat "$D/live.conf"; echo "SchedulerType=sched/builtin"; } > "$D/sched.conf"
+	out=$(mdcctl plan "$D/sched.conf" 2>&1)
+	like "$out" "restart needed.*SchedulerType" "plan of SchedulerType on 22.05: restart needed"
+	printf 'SlurmRelease = 24.11\n' > "$MDC_CONF"
+	out=$(mdcctl plan "$D/sched.conf" 2>&1)
+	like "$out" "judged against Slurm 24.11" "plan of SchedulerType judged against 24.11"
+	unlike "$out" "restart needed" "plan of SchedulerType on 24.11: no restart needed"
 	is "$(writes)" 0 "plan sent nothing"
 fi
 
